@@ -1,0 +1,195 @@
+package com.genace.ledger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.genace.model.NextAction;
+import com.genace.model.Phase;
+import com.genace.testing.DatabaseExtension;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The seed's claim acceptance tests, run against a real PostgreSQL. */
+@ExtendWith(DatabaseExtension.class)
+class LeaseClaimTest {
+
+  private DataSource dataSource;
+  private OperationsLedger ledger;
+  private LedgerFixtures fixtures;
+
+  @BeforeEach
+  void setUp(DataSource dataSource) {
+    this.dataSource = dataSource;
+    this.ledger = new OperationsLedger(dataSource);
+    this.fixtures = new LedgerFixtures(ledger, dataSource);
+  }
+
+  @Test
+  void claim_inside_a_transaction_sees_a_lease_expire_by_wall_time() throws Exception {
+    fixtures.observing("op-1", "gen_1");
+    try (Connection connection = dataSource.getConnection()) {
+      connection.setAutoCommit(false);
+      try (Statement statement = connection.createStatement()) {
+        statement.execute(
+            "UPDATE app_generation_operations SET lease_owner = 'old-worker',"
+                + " lease_until = now() + interval '300 milliseconds' WHERE operation_id = 'op-1'");
+        statement.execute("SELECT pg_sleep(0.6)");
+        // now() is still the transaction start, so by CURRENT_TIMESTAMP the lease looks live...
+        try (ResultSet rs =
+            statement.executeQuery(
+                "SELECT lease_until > CURRENT_TIMESTAMP FROM app_generation_operations"
+                    + " WHERE operation_id = 'op-1'")) {
+          assertThat(rs.next()).isTrue();
+          assertThat(rs.getBoolean(1)).isTrue();
+        }
+      }
+      // ...but the ledger's claim statement, run in that same transaction, uses wall time.
+      try (PreparedStatement claim = connection.prepareStatement(LedgerStatements.CLAIM)) {
+        claim.setString(1, "op-1");
+        claim.setString(2, "new-worker");
+        claim.setString(3, "observe");
+        claim.setString(4, "45 seconds");
+        try (ResultSet rs = claim.executeQuery()) {
+          assertThat(rs.next()).as("claim acquired the expired lease").isTrue();
+          assertThat(rs.getString("remote_job_id")).isEqualTo("gen_1");
+          assertThat(rs.getLong("revision")).isEqualTo(2);
+        }
+      }
+      connection.commit();
+    }
+    assertThat(ledger.get("op-1").leaseOwner()).contains("new-worker");
+  }
+
+  @Test
+  void observe_claim_with_a_missing_remote_id_goes_to_review_not_observation() {
+    fixtures.observing("op-1", "gen_1");
+    fixtures.execute(
+        "UPDATE app_generation_operations SET remote_job_id = NULL WHERE operation_id = ?", "op-1");
+
+    ClaimResult result = ledger.claim("op-1", "worker-b", NextAction.OBSERVE);
+
+    assertThat(result).isEqualTo(new ClaimResult.MovedToReview("missing_remote_job_id", 2));
+    OperationRow row = ledger.get("op-1");
+    assertThat(row.phase()).isEqualTo(Phase.IN_REVIEW);
+    assertThat(row.nextAction()).isEqualTo(NextAction.RECONCILE);
+    assertThat(row.leaseOwner()).isEmpty();
+  }
+
+  @Test
+  void observe_claim_with_a_blank_remote_id_goes_to_review_not_observation() {
+    fixtures.observing("op-1", "gen_1");
+    fixtures.execute(
+        "UPDATE app_generation_operations SET remote_job_id = '   ' WHERE operation_id = ?",
+        "op-1");
+
+    assertThat(ledger.claim("op-1", "worker-b", NextAction.OBSERVE))
+        .isInstanceOf(ClaimResult.MovedToReview.class);
+    assertThat(ledger.get("op-1").phase()).isEqualTo(Phase.IN_REVIEW);
+  }
+
+  @Test
+  void claim_for_the_wrong_action_acquires_nothing_and_changes_nothing() {
+    fixtures.pending("op-1");
+
+    ClaimResult result = ledger.claim("op-1", "worker-a", NextAction.OBSERVE);
+
+    assertThat(result).isInstanceOf(ClaimResult.NotAcquired.class);
+    assertThat(((ClaimResult.NotAcquired) result).reason())
+        .isEqualTo(ClaimResult.Reason.NOT_ELIGIBLE);
+    OperationRow row = ledger.get("op-1");
+    assertThat(row.revision()).isZero();
+    assertThat(row.leaseOwner()).isEmpty();
+    assertThat(row.phase()).isEqualTo(Phase.PENDING);
+  }
+
+  @Test
+  void claim_of_a_live_lease_is_refused_until_it_expires() {
+    fixtures.observing("op-1", "gen_1");
+    Lease first = fixtures.claim("op-1", "worker-a", NextAction.OBSERVE);
+
+    ClaimResult second = ledger.claim("op-1", "worker-b", NextAction.OBSERVE);
+    assertThat(second).isInstanceOf(ClaimResult.NotAcquired.class);
+    assertThat(((ClaimResult.NotAcquired) second).reason()).isEqualTo(ClaimResult.Reason.LEASED);
+
+    fixtures.expireLease("op-1");
+    Lease third = fixtures.claim("op-1", "worker-b", NextAction.OBSERVE);
+    assertThat(third.revision()).isEqualTo(first.revision() + 1);
+  }
+
+  @Test
+  void dispatch_claim_never_makes_a_submitting_operation_dispatchable_again() {
+    Lease original = fixtures.submitting("op-1");
+    fixtures.expireLease("op-1");
+
+    ClaimResult takeover = ledger.claim("op-1", "worker-b", NextAction.DISPATCH);
+
+    assertThat(takeover)
+        .isEqualTo(new ClaimResult.MovedToReview("dispatch_interrupted", original.revision() + 1));
+    OperationRow row = ledger.get("op-1");
+    assertThat(row.phase()).isEqualTo(Phase.IN_REVIEW);
+    assertThat(row.dispatchOutcome()).contains("unknown");
+    // A second claim finds nothing to dispatch.
+    assertThat(ledger.claim("op-1", "worker-c", NextAction.DISPATCH))
+        .isInstanceOf(ClaimResult.NotAcquired.class);
+  }
+
+  @Test
+  void a_live_submitting_lease_is_neither_taken_over_nor_moved_to_review() {
+    fixtures.submitting("op-1");
+
+    ClaimResult result = ledger.claim("op-1", "worker-b", NextAction.DISPATCH);
+
+    assertThat(result).isInstanceOf(ClaimResult.NotAcquired.class);
+    assertThat(ledger.get("op-1").phase()).isEqualTo(Phase.SUBMITTING);
+  }
+
+  @Test
+  void released_lease_can_be_claimed_at_once_under_a_new_revision() {
+    fixtures.observing("op-1", "gen_1");
+    Lease lease = fixtures.claim("op-1", "worker-a", NextAction.OBSERVE);
+
+    assertThat(ledger.release(lease)).isEqualTo(WriteResult.APPLIED);
+
+    Lease next = fixtures.claim("op-1", "worker-b", NextAction.OBSERVE);
+    assertThat(next.revision()).isEqualTo(lease.revision() + 1);
+    assertThat(ledger.release(lease)).isEqualTo(WriteResult.DENIED);
+  }
+
+  @Test
+  void claims_are_recorded_in_the_history() throws SQLException {
+    fixtures.observing("op-1", "gen_1");
+    fixtures.claim("op-1", "worker-a", NextAction.OBSERVE);
+
+    assertThat(ledger.history("op-1"))
+        .extracting(TransitionRow::event)
+        .containsExactly("created", "claimed", "submitting", "accepted", "claimed");
+  }
+
+  @Test
+  void claims_of_unknown_operations_and_bad_arguments_are_refused_clearly() {
+    assertThatThrownBy(() -> ledger.claim("missing", "worker-a", NextAction.OBSERVE))
+        .isInstanceOf(UnknownOperationException.class)
+        .hasMessage("unknown operation 'missing'");
+    fixtures.pending("op-1");
+    assertThatThrownBy(() -> ledger.claim("op-1", " ", NextAction.DISPATCH))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("lease owner must not be blank");
+    assertThatThrownBy(() -> ledger.claim("op-1", "worker-a", NextAction.NONE))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("action must be one of");
+    assertThatThrownBy(() -> ledger.claim("", "worker-a", NextAction.DISPATCH))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("operation id must not be blank");
+    assertThatThrownBy(() -> NextAction.parse("poll"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("unknown action 'poll'");
+    assertThat(ledger.get("op-1").revision()).isZero();
+  }
+}

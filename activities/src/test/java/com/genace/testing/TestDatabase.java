@@ -1,0 +1,60 @@
+package com.genace.testing;
+
+import com.genace.db.Database;
+import com.genace.db.DatabaseConfig;
+import com.genace.db.DatabaseUrl;
+import com.genace.db.EmbeddedDatabase;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.DataSource;
+
+/**
+ * One real PostgreSQL per test JVM: an embedded server by default, or the server named by {@code
+ * GENACE_TEST_DATABASE_URL}. The schema comes from the production migrations.
+ */
+public final class TestDatabase {
+
+  public static final String URL_VARIABLE = "GENACE_TEST_DATABASE_URL";
+
+  private static DatabaseUrl url;
+  private static Database database;
+
+  private TestDatabase() {}
+
+  public static synchronized DataSource dataSource() {
+    if (database == null) {
+      url = resolveUrl();
+      database = Database.open(DatabaseConfig.of(url).withMaxPoolSize(30));
+      database.migrate();
+    }
+    return database.dataSource();
+  }
+
+  /** The server's URL, for code under test that opens its own connections. */
+  public static synchronized DatabaseUrl url() {
+    dataSource();
+    return url;
+  }
+
+  /** Empties every application table; tests start from nothing. */
+  public static void clear() {
+    try (Connection connection = dataSource().getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute(
+          "TRUNCATE app_generation_transitions, app_generation_operations, app_worker_controls");
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not clear the test database", e);
+    }
+  }
+
+  private static DatabaseUrl resolveUrl() {
+    String configured = System.getenv(URL_VARIABLE);
+    if (configured != null && !configured.isBlank()) {
+      return DatabaseUrl.parse(configured);
+    }
+    EmbeddedDatabase embedded = EmbeddedDatabase.start(0);
+    Runtime.getRuntime().addShutdownHook(new Thread(embedded::close, "embedded-postgres-stop"));
+    return embedded.url();
+  }
+}

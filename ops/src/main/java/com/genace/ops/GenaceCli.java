@@ -1,0 +1,69 @@
+package com.genace.ops;
+
+import com.genace.ops.db.DbCommand;
+import java.io.PrintWriter;
+import java.lang.reflect.Constructor;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code ./genace} launcher's entry point. Exit codes: 0 success, 1 failure (with its cause on
+ * one line), 2 usage error (with the reason and the usage).
+ */
+@Command(
+    name = "genace",
+    mixinStandardHelpOptions = true,
+    version = "genace 0.1.0",
+    description = "Runs paid Genace generation operations safely on Temporal.",
+    subcommands = {DbCommand.class})
+public final class GenaceCli implements Runnable {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  public static void main(String[] args) {
+    System.exit(
+        execute(
+            Environment.system(),
+            new PrintWriter(System.out, true),
+            new PrintWriter(System.err, true),
+            args));
+  }
+
+  /** Runs one command line; what {@link #main} does, without exiting the JVM. */
+  public static int execute(Environment env, PrintWriter out, PrintWriter err, String... args) {
+    CommandLine cli = new CommandLine(new GenaceCli(), new EnvironmentFactory(env));
+    cli.setOut(out);
+    cli.setErr(err);
+    cli.setExecutionExceptionHandler(
+        (exception, commandLine, parseResult) -> {
+          commandLine.getErr().println("genace: error: " + describe(exception));
+          return 1;
+        });
+    return cli.execute(args);
+  }
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "missing command");
+  }
+
+  private static String describe(Throwable exception) {
+    String message = exception.getMessage();
+    return message == null || message.isBlank() ? exception.getClass().getSimpleName() : message;
+  }
+
+  /** Creates commands, handing the environment to those whose constructor asks for it. */
+  private record EnvironmentFactory(Environment env) implements CommandLine.IFactory {
+    @Override
+    public <K> K create(Class<K> type) throws Exception {
+      for (Constructor<?> constructor : type.getDeclaredConstructors()) {
+        Class<?>[] parameters = constructor.getParameterTypes();
+        if (parameters.length == 1 && parameters[0] == Environment.class) {
+          constructor.setAccessible(true);
+          return type.cast(constructor.newInstance(env));
+        }
+      }
+      return CommandLine.defaultFactory().create(type);
+    }
+  }
+}
