@@ -1,0 +1,77 @@
+package com.genace.client;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a {@code POST} that asks Genace to create a paid render ended. The cases differ in the one
+ * thing that matters for money: whether a job may exist.
+ *
+ * <ul>
+ *   <li>{@link Accepted}: a job exists and its id is known.
+ *   <li>{@link Refused}, {@link RateLimited}, {@link NotSent}: no job was created.
+ *   <li>{@link Unknown}: a job may or may not exist; sending again could pay twice.
+ * </ul>
+ */
+public sealed interface CreateOutcome {
+
+  /** A short human-readable account of the outcome; never contains the API key. */
+  String describe();
+
+  /**
+   * 2xx with a body naming the new job.
+   *
+   * @param remoteJobId Genace's id for the job
+   * @param status the status Genace reported, or {@code null} if the body carried none
+   */
+  record Accepted(String remoteJobId, String status) implements CreateOutcome {
+    public Accepted {
+      Objects.requireNonNull(remoteJobId, "remoteJobId");
+    }
+
+    @Override
+    public String describe() {
+      return "accepted as " + remoteJobId;
+    }
+  }
+
+  /** 400, 401, 402, 403 or 422: Genace refused the request and created nothing. */
+  record Refused(int httpStatus, String reason) implements CreateOutcome {
+    @Override
+    public String describe() {
+      return "refused: " + reason;
+    }
+  }
+
+  /** 429: nothing was created; try again after {@code retryAfter}. */
+  record RateLimited(Duration retryAfter) implements CreateOutcome {
+    public RateLimited {
+      Objects.requireNonNull(retryAfter, "retryAfter");
+    }
+
+    @Override
+    public String describe() {
+      return "rate limited, retry after " + retryAfter;
+    }
+  }
+
+  /** The connection was never established, so no request byte left this machine. */
+  record NotSent(String reason) implements CreateOutcome {
+    @Override
+    public String describe() {
+      return "not sent: " + reason;
+    }
+  }
+
+  /**
+   * The request may have reached Genace and created a paid job (5xx, an unexpected status, a
+   * timeout or a dropped connection after sending, a malformed success body). Never resend
+   * automatically: this needs reconciliation.
+   */
+  record Unknown(String reason) implements CreateOutcome {
+    @Override
+    public String describe() {
+      return "outcome unknown: " + reason;
+    }
+  }
+}

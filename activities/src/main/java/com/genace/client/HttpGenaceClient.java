@@ -1,0 +1,402 @@
+package com.genace.client;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.UnknownHostException;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+import javax.net.ssl.SSLHandshakeException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link GenaceClient} over the JDK's {@link HttpClient}, HTTP/1.1, {@code Authorization: Bearer}.
+ * Thread-safe; share one instance.
+ *
+ * <p>A create is sent at most once. The JDK client retries a request by itself only when the
+ * connection could not be established (nothing was sent) or, for non-idempotent methods, when the
+ * system property {@value #ALL_METHOD_RETRY_PROPERTY} is set; the constructor refuses to run with
+ * that property set (a value placed in the JDK's {@code conf/net.properties} is not detected).
+ *
+ * <p>The API key is sent only to the configured base URL's origin (output URLs may point at a CDN)
+ * and is masked in any server-provided text that ends up in a message.
+ */
+public final class HttpGenaceClient implements GenaceClient {
+
+  /** The JDK property that would let the HTTP client resend a POST on its own. */
+  public static final String ALL_METHOD_RETRY_PROPERTY = "jdk.httpclient.enableAllMethodRetry";
+
+  private static final Logger log = LoggerFactory.getLogger(HttpGenaceClient.class);
+  private static final Set<Integer> REFUSED = Set.of(400, 401, 402, 403, 422);
+  private static final int MAX_REASON = 200;
+
+  private final GenaceClientConfig config;
+  private final HttpClient http;
+  private final String base;
+
+  /**
+   * @throws IllegalStateException if {@value #ALL_METHOD_RETRY_PROPERTY} is set to anything but
+   *     {@code false}
+   */
+  public HttpGenaceClient(GenaceClientConfig config) {
+    this.config = Objects.requireNonNull(config, "config");
+    String allMethodRetry = System.getProperty(ALL_METHOD_RETRY_PROPERTY);
+    if (allMethodRetry != null && !"false".equalsIgnoreCase(allMethodRetry.trim())) {
+      throw new IllegalStateException(
+          "System property "
+              + ALL_METHOD_RETRY_PROPERTY
+              + " is set: the JDK HTTP client could then resend a POST by itself and pay for a"
+              + " second render; unset it");
+    }
+    this.http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(config.connectTimeout())
+            // Redirects would carry a POST elsewhere or the key to another host: never follow.
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
+    String baseUrl = config.baseUrl().toString();
+    this.base = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+  }
+
+  public GenaceClientConfig config() {
+    return config;
+  }
+
+  @Override
+  public CreateOutcome create(CreateRequest request) {
+    Objects.requireNonNull(request, "request");
+    HttpRequest post =
+        authorized(URI.create(base + config.createPath()))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(createBody(request)))
+            .build();
+    CreateOutcome outcome = send(post);
+    log.debug(
+        "POST {} for operation {}: {}",
+        config.createPath(),
+        request.operationId(),
+        outcome.describe());
+    return outcome;
+  }
+
+  @Override
+  public JobSnapshot get(String remoteJobId) {
+    if (remoteJobId == null || remoteJobId.isBlank()) {
+      throw new IllegalArgumentException("remoteJobId must not be blank");
+    }
+    String path =
+        config
+            .jobPathTemplate()
+            .replace(GenaceClientConfig.JOB_ID_PLACEHOLDER, encode(remoteJobId));
+    return read(path, body -> ResponseParser.snapshot(body, remoteJobId));
+  }
+
+  @Override
+  public List<String> listModels() {
+    return read(config.modelsPath(), ResponseParser::models);
+  }
+
+  @Override
+  public void download(JobOutput output, Path target) {
+    Objects.requireNonNull(output, "output");
+    Objects.requireNonNull(target, "target");
+    if (!ResponseParser.isHttpUrl(output.url())) {
+      throw new IllegalArgumentException("output url is not an absolute http(s) URL");
+    }
+    URI url = URI.create(output.url());
+    String shown = withoutQuery(url);
+    HttpRequest.Builder builder =
+        sameOrigin(url)
+            ? authorized(url)
+            : HttpRequest.newBuilder(url).timeout(config.readTimeout());
+    HttpResponse<InputStream> response =
+        exchange(builder.GET().build(), "GET " + shown, HttpResponse.BodyHandlers.ofInputStream());
+    try (InputStream body = response.body()) {
+      if (response.statusCode() != 200) {
+        throw statusError("GET " + shown, response.statusCode(), response, errorBody(body));
+      }
+      Path absolute = target.toAbsolutePath();
+      Path partial = createPartial(absolute);
+      try {
+        verify(output, shown, copy(body, partial, shown));
+        moveIntoPlace(partial, absolute);
+      } finally {
+        Files.deleteIfExists(partial);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not write Genace output to " + target, e);
+    }
+  }
+
+  private CreateOutcome send(HttpRequest post) {
+    HttpResponse<byte[]> response;
+    try {
+      response = http.send(post, HttpResponse.BodyHandlers.ofByteArray());
+    } catch (HttpConnectTimeoutException e) {
+      return new CreateOutcome.NotSent(
+          "connection not established within " + config.connectTimeout());
+    } catch (HttpTimeoutException e) {
+      return new CreateOutcome.Unknown(
+          "no response within " + config.readTimeout() + " after the request was sent");
+    } catch (IOException e) {
+      if (hasCause(e, UnresolvedAddressException.class)
+          || hasCause(e, UnknownHostException.class)) {
+        return new CreateOutcome.NotSent(
+            "host " + config.baseUrl().getHost() + " could not be resolved");
+      }
+      if (e instanceof ConnectException || e instanceof SSLHandshakeException) {
+        // Both end before a single byte of the HTTP request is written.
+        return new CreateOutcome.NotSent("connection not established: " + describe(e));
+      }
+      return new CreateOutcome.Unknown("connection failed after sending: " + describe(e));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new CreateOutcome.Unknown("interrupted while waiting for the response");
+    }
+    return classify(response);
+  }
+
+  private CreateOutcome classify(HttpResponse<byte[]> response) {
+    int status = response.statusCode();
+    byte[] body = response.body();
+    if (status >= 200 && status < 300) {
+      return ResponseParser.createdJobId(body)
+          .<CreateOutcome>map(
+              id -> new CreateOutcome.Accepted(id, ResponseParser.createdStatus(body).orElse(null)))
+          .orElseGet(
+              () ->
+                  new CreateOutcome.Unknown(
+                      "HTTP " + status + " without a job id in the body; a job may exist"));
+    }
+    if (REFUSED.contains(status)) {
+      return new CreateOutcome.Refused(status, reason(status, body));
+    }
+    if (status == 429) {
+      return new CreateOutcome.RateLimited(retryAfter(response));
+    }
+    return new CreateOutcome.Unknown(reason(status, body));
+  }
+
+  private <T> T read(String path, Function<byte[], T> parser) {
+    HttpRequest request = authorized(URI.create(base + path)).GET().build();
+    String what = "GET " + path;
+    HttpResponse<byte[]> response =
+        exchange(request, what, HttpResponse.BodyHandlers.ofByteArray());
+    if (response.statusCode() != 200) {
+      throw statusError(what, response.statusCode(), response, response.body());
+    }
+    try {
+      return parser.apply(response.body());
+    } catch (MalformedResponseException e) {
+      String message = redact(e.getMessage());
+      throw message.equals(e.getMessage()) ? e : new MalformedResponseException(message);
+    }
+  }
+
+  private <T> HttpResponse<T> exchange(
+      HttpRequest request, String what, HttpResponse.BodyHandler<T> handler) {
+    try {
+      return http.send(request, handler);
+    } catch (HttpTimeoutException e) {
+      throw new GenaceUnavailableException("Genace " + what + " timed out: " + describe(e), e);
+    } catch (IOException e) {
+      throw new GenaceUnavailableException("Genace " + what + " failed: " + describe(e), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new GenaceException("interrupted during Genace " + what, e);
+    }
+  }
+
+  private GenaceException statusError(
+      String what, int status, HttpResponse<?> response, byte[] body) {
+    String message = "Genace " + what + " failed: " + reason(status, body);
+    if (status == 401 || status == 403) {
+      return new GenaceAuthenticationException(message);
+    }
+    if (status == 404) {
+      return new RemoteJobNotFoundException(message);
+    }
+    if (status == 429) {
+      return new GenaceRateLimitedException(message, retryAfter(response));
+    }
+    if (status >= 500) {
+      return new GenaceUnavailableException(message);
+    }
+    return new GenaceException(message);
+  }
+
+  private Copied copy(InputStream body, Path partial, String shown) throws IOException {
+    MessageDigest sha256 = sha256();
+    long total = 0;
+    byte[] buffer = new byte[64 * 1024];
+    try (OutputStream out = Files.newOutputStream(partial)) {
+      while (true) {
+        int n;
+        try {
+          n = body.read(buffer);
+        } catch (IOException e) {
+          throw new GenaceUnavailableException(
+              "Genace GET " + shown + " failed while reading the body: " + describe(e), e);
+        }
+        if (n < 0) {
+          break;
+        }
+        sha256.update(buffer, 0, n);
+        out.write(buffer, 0, n);
+        total += n;
+      }
+    }
+    return new Copied(total, HexFormat.of().formatHex(sha256.digest()));
+  }
+
+  /** The start of an error body, enough for its message; an unreadable one counts as empty. */
+  private static byte[] errorBody(InputStream body) {
+    try {
+      return body.readNBytes(16 * 1024);
+    } catch (IOException e) {
+      return new byte[0];
+    }
+  }
+
+  private record Copied(long bytes, String sha256) {}
+
+  private static void verify(JobOutput output, String shown, Copied copied) {
+    if (copied.bytes() != output.bytes() || !copied.sha256().equals(output.sha256())) {
+      throw new MalformedResponseException(
+          "Genace returned a malformed output from "
+              + shown
+              + ": expected "
+              + output.bytes()
+              + " bytes with sha256 "
+              + output.sha256()
+              + ", got "
+              + copied.bytes()
+              + " bytes with sha256 "
+              + copied.sha256());
+    }
+  }
+
+  private static Path createPartial(Path target) throws IOException {
+    Path dir = target.getParent();
+    Files.createDirectories(dir);
+    // Same directory, so that the final move is a rename and readers never see a partial file.
+    return Files.createTempFile(dir, "." + target.getFileName(), ".part");
+  }
+
+  private static void moveIntoPlace(Path partial, Path target) throws IOException {
+    try {
+      Files.move(
+          partial, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+
+  private HttpRequest.Builder authorized(URI uri) {
+    return HttpRequest.newBuilder(uri)
+        .timeout(config.readTimeout())
+        .header("Authorization", "Bearer " + config.apiKey())
+        .header("Accept", "application/json");
+  }
+
+  private byte[] createBody(CreateRequest request) {
+    ObjectNode body = ResponseParser.MAPPER.createObjectNode();
+    body.put("model", request.model());
+    body.set("input", request.input());
+    body.putObject("metadata").put("operation_id", request.operationId());
+    try {
+      return ResponseParser.MAPPER.writeValueAsBytes(body);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("could not serialise a JSON tree", e);
+    }
+  }
+
+  private java.time.Duration retryAfter(HttpResponse<?> response) {
+    return ResponseParser.retryAfter(response.headers().firstValue("Retry-After"), Instant.now());
+  }
+
+  /** "HTTP 422: <server message>", with the key masked and the length bounded. */
+  private String reason(int status, byte[] body) {
+    String reason =
+        ResponseParser.errorMessage(body)
+            .map(message -> "HTTP " + status + ": " + message)
+            .orElse("HTTP " + status);
+    return ResponseParser.truncate(redact(reason), MAX_REASON);
+  }
+
+  /** Masks the key in server-provided text: a careless server might echo it. */
+  private String redact(String text) {
+    return text.replace(config.apiKey(), "***");
+  }
+
+  private boolean sameOrigin(URI url) {
+    URI baseUrl = config.baseUrl();
+    return url.getScheme().equalsIgnoreCase(baseUrl.getScheme())
+        && url.getHost().equalsIgnoreCase(baseUrl.getHost())
+        && effectivePort(url) == effectivePort(baseUrl);
+  }
+
+  private static int effectivePort(URI uri) {
+    if (uri.getPort() != -1) {
+      return uri.getPort();
+    }
+    return "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+  }
+
+  /** Pre-signed URLs carry credentials in the query: never show it. */
+  private static String withoutQuery(URI url) {
+    return url.getScheme() + "://" + url.getRawAuthority() + url.getRawPath();
+  }
+
+  private static String encode(String id) {
+    // URLEncoder targets forms; in a path segment a space must be %20, not '+'.
+    return URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK provides SHA-256", e);
+    }
+  }
+
+  private static boolean hasCause(Throwable t, Class<? extends Throwable> type) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (type.isInstance(c)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String describe(Throwable e) {
+    String message = e.getMessage();
+    return e.getClass().getSimpleName() + (message == null ? "" : " (" + message + ")");
+  }
+}

@@ -1,0 +1,193 @@
+package com.genace.simulator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The simulated Genace API under {@code /v1}. Every request first waits {@code latency_ms}, is then
+ * counted, then checked for authentication, then may be answered 429 or 503 by the fault rates
+ * (creating nothing), and only then handled.
+ */
+final class ApiHandler implements HttpHandler {
+
+  static final String CREATE_PATH = "/v1/generations";
+  static final String MODELS_PATH = "/v1/models";
+  static final List<String> MODELS = List.of("genace-image-1", "genace-video-1");
+
+  private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
+
+  private final SimulatorState state;
+  private final String baseUrl;
+
+  ApiHandler(SimulatorState state, String baseUrl) {
+    this.state = state;
+    this.baseUrl = baseUrl;
+  }
+
+  @Override
+  public void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      Thread.sleep(state.faults().latencyMs());
+      route(exchange);
+    } catch (InterruptedException e) {
+      // The simulator is closing: drop the request.
+      Thread.currentThread().interrupt();
+    } catch (IOException e) {
+      // Usually the client gave up (read timeout) before the answer: normal under faults.
+      log.debug(
+          "simulator could not answer {} {}: {}",
+          exchange.getRequestMethod(),
+          path(exchange),
+          e.toString());
+    } catch (RuntimeException e) {
+      log.warn("simulator failed to answer {} {}", exchange.getRequestMethod(), path(exchange), e);
+    }
+  }
+
+  private void route(HttpExchange exchange) throws IOException {
+    String method = exchange.getRequestMethod();
+    String path = exchange.getRequestURI().getRawPath();
+    if (path.equals(CREATE_PATH)) {
+      if (requireMethod(exchange, "POST")) {
+        create(exchange);
+      }
+    } else if (path.startsWith(CREATE_PATH + "/")
+        && path.indexOf('/', CREATE_PATH.length() + 1) < 0) {
+      if (requireMethod(exchange, "GET")) {
+        state.countGet();
+        if (admitted(exchange)) {
+          snapshot(exchange, path.substring(CREATE_PATH.length() + 1));
+        }
+      }
+    } else if (path.equals(MODELS_PATH)) {
+      if (requireMethod(exchange, "GET") && admitted(exchange)) {
+        models(exchange);
+      }
+    } else {
+      Exchanges.sendError(exchange, 404, "not_found", "no such route: " + method + " " + path);
+    }
+  }
+
+  private void create(HttpExchange exchange) throws IOException {
+    byte[] body = Exchanges.readBody(exchange);
+    Optional<JsonNode> json = Exchanges.parseJson(body);
+    // Counted before anything can refuse it: duplicates are what tests look for.
+    state.countPost(json.map(ApiHandler::operationId).orElse(null));
+    if (!admitted(exchange)) {
+      return;
+    }
+    if (json.isEmpty() || !json.get().isObject()) {
+      Exchanges.sendError(exchange, 400, "invalid_json", "request body is not a JSON object");
+      return;
+    }
+    Optional<String> invalid = invalidField(json.get());
+    if (invalid.isPresent()) {
+      Exchanges.sendError(exchange, 422, "invalid_request", invalid.get());
+      return;
+    }
+    SimulatedJob job = state.create(operationId(json.get()), json.get().get("model").asText());
+    if (state.takeLostResponse()) {
+      state.countLostResponse();
+      log.info(
+          "simulator created {} for operation {} and drops the response",
+          job.id(),
+          job.operationId());
+      // Closing before any response header is sent makes the server close the connection: the
+      // client sees the connection end with no response at all.
+      exchange.close();
+      return;
+    }
+    ObjectNode created = JsonNodeFactory.instance.objectNode();
+    created.put("id", job.id());
+    created.put("status", "queued");
+    exchange.getResponseHeaders().set("Location", CREATE_PATH + "/" + job.id());
+    Exchanges.sendJson(exchange, 201, created);
+  }
+
+  private void snapshot(HttpExchange exchange, String rawId) throws IOException {
+    Optional<SimulatedJob> job;
+    try {
+      job = state.job(Exchanges.decodePathSegment(rawId));
+    } catch (IllegalArgumentException badEscape) {
+      job = Optional.empty();
+    }
+    if (job.isEmpty()) {
+      Exchanges.sendError(exchange, 404, "not_found", "unknown generation id");
+      return;
+    }
+    Exchanges.sendJson(exchange, 200, job.get().snapshot(System.nanoTime(), baseUrl));
+  }
+
+  private void models(HttpExchange exchange) throws IOException {
+    ObjectNode body = JsonNodeFactory.instance.objectNode();
+    body.put("object", "list");
+    var data = body.putArray("data");
+    MODELS.forEach(id -> data.addObject().put("id", id).put("object", "model"));
+    Exchanges.sendJson(exchange, 200, body);
+  }
+
+  /** Applies authentication and the 429/503 fault rates; false if the request was answered. */
+  private boolean admitted(HttpExchange exchange) throws IOException {
+    if (!state.isAuthorized(exchange.getRequestHeaders().getFirst("Authorization"))) {
+      Exchanges.sendError(exchange, 401, "unauthorized", "missing or invalid API key");
+      return false;
+    }
+    Faults faults = state.faults();
+    if (state.chance(faults.rate429())) {
+      exchange.getResponseHeaders().set("Retry-After", "1");
+      Exchanges.sendError(exchange, 429, "rate_limited", "simulated rate limit");
+      return false;
+    }
+    if (state.chance(faults.rate5xx())) {
+      Exchanges.sendError(exchange, 503, "unavailable", "simulated outage");
+      return false;
+    }
+    return true;
+  }
+
+  private static boolean requireMethod(HttpExchange exchange, String method) throws IOException {
+    if (exchange.getRequestMethod().equals(method)) {
+      return true;
+    }
+    exchange.getResponseHeaders().set("Allow", method);
+    Exchanges.sendError(exchange, 405, "method_not_allowed", "use " + method);
+    return false;
+  }
+
+  /** {@code metadata.operation_id} if it is a non-blank string, else null. */
+  private static String operationId(JsonNode body) {
+    JsonNode id = body.path("metadata").path("operation_id");
+    return id.isTextual() && !id.asText().isBlank() ? id.asText() : null;
+  }
+
+  private static Optional<String> invalidField(JsonNode body) {
+    JsonNode model = body.get("model");
+    if (model == null || !model.isTextual() || model.asText().isBlank()) {
+      return Optional.of("field 'model' must be a non-blank string");
+    }
+    JsonNode input = body.get("input");
+    if (input == null || !input.isObject()) {
+      return Optional.of("field 'input' must be a JSON object");
+    }
+    JsonNode metadata = body.get("metadata");
+    if (metadata == null || !metadata.isObject()) {
+      return Optional.of("field 'metadata' must be a JSON object");
+    }
+    if (operationId(body) == null) {
+      return Optional.of("field 'metadata.operation_id' must be a non-blank string");
+    }
+    return Optional.empty();
+  }
+
+  private static String path(HttpExchange exchange) {
+    return exchange.getRequestURI().getRawPath();
+  }
+}

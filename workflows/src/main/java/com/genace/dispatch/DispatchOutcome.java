@@ -1,0 +1,19 @@
+package com.genace.dispatch;
+
+/** What became of one dispatch attempt. */
+public enum DispatchOutcome {
+  /** Genace created the job; its id is known and recorded. */
+  ACCEPTED,
+  /** Genace refused (400/401/402/403/422): nothing was created; the operation fails. */
+  REFUSED,
+  /** The connection was never established: nothing left; may be sent again after a backoff. */
+  NOT_SENT,
+  /** 429: nothing was created; send again after {@code Retry-After}. */
+  RATE_LIMITED,
+  /** Dispatch is paused or draining on this worker: nothing was sent. */
+  PAUSED,
+  /** The POST may or may not have created a job: uncertainty review. */
+  UNKNOWN,
+  /** The ledger already had the operation in review (e.g. an earlier dispatch was interrupted). */
+  IN_REVIEW
+}

@@ -1,0 +1,26 @@
+package com.genace.review;
+
+import com.genace.workflows.GenerationRequest;
+import io.temporal.activity.ActivityInterface;
+
+/**
+ * Ledger steps around dispatch and review. All are idempotent and retried freely: a retry after a
+ * lost response finds the state already recorded and reports it.
+ */
+@ActivityInterface
+public interface ReviewActivities {
+
+  /** Records the operation in {@code pending}; a second call for the same id changes nothing. */
+  void register(GenerationRequest request);
+
+  /**
+   * Puts the operation in review after a dispatch whose outcome is unknown. Waits out (by failing
+   * and being retried) a live dispatch lease, so that a slow dispatcher's late result is seen.
+   *
+   * @return {@code inReview}, or the remote job id if the dispatch turned out to be accepted
+   */
+  ReviewOpened openReview(String operationId, String reason, String detail);
+
+  /** Records the operator's decision under a reconcile lease. */
+  void recordResolution(String operationId, ReviewResolution resolution);
+}

@@ -1,0 +1,19 @@
+package com.genace.workflows;
+
+import io.temporal.common.SearchAttributeKey;
+
+/**
+ * Typed search attributes for the Temporal Web UI, e.g. {@code GenaceNeedsReview = true}. They must
+ * be registered on the namespace (the dev stack and CI do it).
+ */
+public final class GenerationSearchAttributes {
+
+  public static final SearchAttributeKey<String> PHASE =
+      SearchAttributeKey.forKeyword("GenacePhase");
+  public static final SearchAttributeKey<String> REMOTE_JOB_ID =
+      SearchAttributeKey.forKeyword("GenaceRemoteJobId");
+  public static final SearchAttributeKey<Boolean> NEEDS_REVIEW =
+      SearchAttributeKey.forBoolean("GenaceNeedsReview");
+
+  private GenerationSearchAttributes() {}
+}

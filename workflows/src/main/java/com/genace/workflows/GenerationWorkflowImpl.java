@@ -1,0 +1,331 @@
+package com.genace.workflows;
+
+import com.genace.delivery.DeliveryActivities;
+import com.genace.delivery.DeliveryResult;
+import com.genace.dispatch.DispatchActivities;
+import com.genace.dispatch.DispatchOutcome;
+import com.genace.dispatch.DispatchResult;
+import com.genace.model.Phase;
+import com.genace.model.ReviewDecision;
+import com.genace.observation.ObservationActivities;
+import com.genace.observation.ObservationResult;
+import com.genace.review.ReviewActivities;
+import com.genace.review.ReviewCase;
+import com.genace.review.ReviewOpened;
+import com.genace.review.ReviewResolution;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+
+/**
+ * The operation's story, step by step:
+ *
+ * <ol>
+ *   <li>register the operation in the ledger ({@code pending});
+ *   <li>dispatch once; refused ends {@code failed}; not sent or rate limited waits and dispatches
+ *       again; unknown (or a dispatch activity that never reported back) opens a review;
+ *   <li>in review, wait without limit for an operator's resolution, reminding periodically;
+ *   <li>observe the remote job until it is terminal; deliver its artifacts on success.
+ * </ol>
+ *
+ * <p>Deterministic: only Temporal's clock, timers and logger are used.
+ */
+public class GenerationWorkflowImpl implements GenerationWorkflow {
+
+  /** After this many attempts that provably sent nothing, an operator decides. */
+  static final int MAX_NOT_SENT_ATTEMPTS = 5;
+
+  static final Duration REVIEW_REMINDER_INTERVAL = Duration.ofHours(1);
+  static final Duration PAUSED_RECHECK_INTERVAL = Duration.ofSeconds(30);
+  static final Duration MAX_NOT_SENT_BACKOFF = Duration.ofMinutes(1);
+
+  private static final Logger log = Workflow.getLogger(GenerationWorkflowImpl.class);
+
+  private static final RetryOptions RETRY_FREELY =
+      RetryOptions.newBuilder()
+          .setInitialInterval(Duration.ofSeconds(1))
+          .setBackoffCoefficient(2)
+          .setMaximumInterval(Duration.ofMinutes(1))
+          .build();
+
+  private static final ActivityOptions LEDGER_STEP =
+      ActivityOptions.newBuilder()
+          .setTaskQueue(TaskQueues.OPERATIONS)
+          .setStartToCloseTimeout(Duration.ofSeconds(30))
+          .setRetryOptions(RETRY_FREELY)
+          .build();
+
+  /** Never retried: a second POST could pay for a second render. */
+  private static final ActivityOptions DISPATCH =
+      ActivityOptions.newBuilder()
+          .setTaskQueue(TaskQueues.DISPATCH)
+          .setStartToCloseTimeout(Duration.ofMinutes(2))
+          .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(1).build())
+          .build();
+
+  private static final ActivityOptions OBSERVE =
+      ActivityOptions.newBuilder()
+          .setTaskQueue(TaskQueues.OPERATIONS)
+          .setStartToCloseTimeout(Duration.ofHours(6))
+          .setHeartbeatTimeout(Duration.ofSeconds(60))
+          .setRetryOptions(RETRY_FREELY)
+          .build();
+
+  private static final ActivityOptions DELIVER =
+      ActivityOptions.newBuilder()
+          .setTaskQueue(TaskQueues.OPERATIONS)
+          .setStartToCloseTimeout(Duration.ofMinutes(30))
+          .setHeartbeatTimeout(Duration.ofSeconds(60))
+          .setRetryOptions(RETRY_FREELY)
+          .build();
+
+  private enum Step {
+    DISPATCH,
+    REVIEW,
+    OBSERVE,
+    DELIVER,
+    DONE
+  }
+
+  private String operationId;
+  private Phase phase = Phase.PENDING;
+  private String remoteJobId;
+  private String lastRemoteStatus;
+  private int dispatchAttempts;
+  private ReviewCase review;
+  private ReviewResolution pendingResolution;
+  private final List<String> rejectedResolutions = new ArrayList<>();
+  private OperationResult result;
+
+  @Override
+  public OperationResult run(GenerationRequest request) {
+    operationId = request.operationId();
+    setPhase(Phase.PENDING, "registering the operation");
+    activity(ReviewActivities.class, LEDGER_STEP, "register " + operationId).register(request);
+    Step step = Step.DISPATCH;
+    while (step != Step.DONE) {
+      step =
+          switch (step) {
+            case DISPATCH -> dispatchUntilDecided(request.model());
+            case REVIEW -> awaitResolution();
+            case OBSERVE -> observe();
+            case DELIVER -> deliver();
+            case DONE -> Step.DONE;
+          };
+    }
+    return result;
+  }
+
+  private Step dispatchUntilDecided(String model) {
+    int notSent = 0;
+    while (true) {
+      dispatchAttempts++;
+      setPhase(Phase.SUBMITTING, "dispatch attempt " + dispatchAttempts);
+      DispatchResult dispatched = dispatchOnce(model);
+      switch (dispatched.outcome()) {
+        case ACCEPTED -> {
+          remoteJobId = dispatched.remoteJobId();
+          return Step.OBSERVE;
+        }
+        case REFUSED -> {
+          return finish(Phase.FAILED, "refused by Genace: " + dispatched.detail());
+        }
+        case NOT_SENT -> {
+          notSent++;
+          if (notSent >= MAX_NOT_SENT_ATTEMPTS) {
+            return openReview("dispatch_not_sent_repeatedly", dispatched.detail(), null);
+          }
+          waitBeforeDispatch(notSentBackoff(notSent), "not sent: " + dispatched.detail());
+        }
+        case RATE_LIMITED ->
+            waitBeforeDispatch(
+                Duration.ofMillis(Math.max(1000, dispatched.retryAfterMillis())),
+                "rate limited by Genace");
+        case PAUSED -> waitBeforeDispatch(PAUSED_RECHECK_INTERVAL, "dispatch paused");
+        case UNKNOWN, IN_REVIEW -> {
+          return openReview(
+              dispatched.outcome() == DispatchOutcome.UNKNOWN
+                  ? "post_outcome_unknown"
+                  : "dispatch_interrupted",
+              dispatched.detail(),
+              dispatched.remoteJobId());
+        }
+      }
+    }
+  }
+
+  private DispatchResult dispatchOnce(String model) {
+    try {
+      return activity(DispatchActivities.class, DISPATCH, "POST /v1/generations (" + model + ")")
+          .dispatch(operationId);
+    } catch (ActivityFailure failure) {
+      if (failure.getCause() instanceof ApplicationFailure app
+          && DispatchActivities.NOTHING_SENT.equals(app.getType())) {
+        return DispatchResult.of(DispatchOutcome.NOT_SENT, app.getOriginalMessage());
+      }
+      // A timeout, a crash or any failure after the POST may have left: never retried.
+      return DispatchResult.of(
+          DispatchOutcome.UNKNOWN, "dispatch did not report back: " + describe(failure));
+    }
+  }
+
+  private void waitBeforeDispatch(Duration delay, String why) {
+    setPhase(Phase.PENDING, why + "; dispatching again in " + delay.toSeconds() + " s");
+    Workflow.sleep(delay);
+  }
+
+  private static Duration notSentBackoff(int attempt) {
+    Duration backoff = Duration.ofSeconds(1L << Math.min(attempt, 6));
+    return backoff.compareTo(MAX_NOT_SENT_BACKOFF) > 0 ? MAX_NOT_SENT_BACKOFF : backoff;
+  }
+
+  private Step openReview(String reason, String detail, String evidenceRemoteJobId) {
+    ReviewOpened opened =
+        activity(ReviewActivities.class, LEDGER_STEP, "open review: " + reason)
+            .openReview(operationId, reason, detail);
+    if (!opened.inReview()) {
+      remoteJobId = opened.acceptedRemoteJobId();
+      log.info("operation {}: the ledger holds accepted job {}", operationId, remoteJobId);
+      return Step.OBSERVE;
+    }
+    review = new ReviewCase(opened.reason(), detail, evidenceRemoteJobId, null);
+    setPhase(Phase.IN_REVIEW, "waiting for an operator: " + opened.reason());
+    log.warn("operation {} needs review: {} ({})", operationId, opened.reason(), detail);
+    return Step.REVIEW;
+  }
+
+  private Step awaitResolution() {
+    while (!Workflow.await(REVIEW_REMINDER_INTERVAL, () -> pendingResolution != null)) {
+      log.warn("operation {} still waits for review: {}", operationId, review.reason());
+      Workflow.getMetricsScope().counter("genace_review_reminders").inc(1);
+    }
+    ReviewResolution resolution = pendingResolution;
+    pendingResolution = null;
+    activity(ReviewActivities.class, LEDGER_STEP, "record resolution " + resolution.decision())
+        .recordResolution(operationId, resolution);
+    review =
+        new ReviewCase(review.reason(), review.detail(), review.evidenceRemoteJobId(), resolution);
+    ReviewDecision decision = resolution.parsedDecision().orElseThrow();
+    return switch (decision) {
+      case FOUND_REMOTE_JOB -> {
+        remoteJobId = resolution.remoteJobId().trim();
+        yield Step.OBSERVE;
+      }
+      case NOT_SUBMITTED -> Step.DISPATCH;
+      case ABANDON -> finish(Phase.ABANDONED, "abandoned: " + resolution.reason());
+    };
+  }
+
+  private Step observe() {
+    setPhase(Phase.OBSERVING, "observing remote job " + remoteJobId);
+    ObservationResult observed =
+        activity(ObservationActivities.class, OBSERVE, "GET /v1/generations/" + remoteJobId)
+            .observe(operationId);
+    if (ObservationResult.REVIEW.equals(observed.status())) {
+      return openReview("remote_job_unobservable", observed.detail(), remoteJobId);
+    }
+    lastRemoteStatus = observed.status();
+    if ("succeeded".equals(observed.status())) {
+      return Step.DELIVER;
+    }
+    return finish(Phase.FAILED, "render " + observed.status() + ": " + observed.detail());
+  }
+
+  private Step deliver() {
+    setPhase(Phase.DELIVERING, "copying the artifacts of " + remoteJobId);
+    DeliveryResult delivered =
+        activity(DeliveryActivities.class, DELIVER, "copy artifacts of " + remoteJobId)
+            .deliver(operationId);
+    return finish(Phase.DELIVERED, delivered.artifacts().size() + " artifact(s) delivered");
+  }
+
+  private Step finish(Phase terminal, String detail) {
+    setPhase(terminal, detail);
+    result = new OperationResult(operationId, terminal, remoteJobId, detail);
+    return Step.DONE;
+  }
+
+  @Override
+  public void resolveReconciliation(ReviewResolution resolution) {
+    Optional<String> problem = problemWith(resolution);
+    if (problem.isPresent()) {
+      rejectedResolutions.add(problem.get());
+      log.warn("operation {}: resolution refused: {}", operationId, problem.get());
+      return;
+    }
+    pendingResolution = resolution;
+  }
+
+  @Override
+  public String resolve(ReviewResolution resolution) {
+    pendingResolution = resolution;
+    return "accepted " + resolution.parsedDecision().orElseThrow().wire();
+  }
+
+  @Override
+  public void validateResolve(ReviewResolution resolution) {
+    problemWith(resolution)
+        .ifPresent(
+            problem -> {
+              throw new IllegalArgumentException(problem);
+            });
+  }
+
+  private Optional<String> problemWith(ReviewResolution resolution) {
+    if (resolution == null) {
+      return Optional.of("the resolution is empty");
+    }
+    if (phase != Phase.IN_REVIEW || pendingResolution != null) {
+      return Optional.of(
+          "operation " + operationId + " is not in review (phase " + phase.wire() + ")");
+    }
+    return resolution.problem();
+  }
+
+  @Override
+  public OperationView describe() {
+    return new OperationView(
+        operationId,
+        phase,
+        remoteJobId,
+        lastRemoteStatus,
+        dispatchAttempts,
+        review,
+        List.copyOf(rejectedResolutions));
+  }
+
+  private void setPhase(Phase next, String details) {
+    phase = next;
+    List<io.temporal.common.SearchAttributeUpdate<?>> updates = new ArrayList<>();
+    updates.add(GenerationSearchAttributes.PHASE.valueSet(next.wire()));
+    updates.add(GenerationSearchAttributes.NEEDS_REVIEW.valueSet(next == Phase.IN_REVIEW));
+    if (remoteJobId != null) {
+      updates.add(GenerationSearchAttributes.REMOTE_JOB_ID.valueSet(remoteJobId));
+    }
+    Workflow.upsertTypedSearchAttributes(
+        updates.toArray(new io.temporal.common.SearchAttributeUpdate<?>[0]));
+    Workflow.setCurrentDetails(
+        "**"
+            + next.wire()
+            + "** — "
+            + details
+            + (remoteJobId == null ? "" : "\n\nremote job: `" + remoteJobId + "`"));
+  }
+
+  private static <T> T activity(Class<T> type, ActivityOptions options, String summary) {
+    return Workflow.newActivityStub(
+        type, ActivityOptions.newBuilder(options).setSummary(summary).build());
+  }
+
+  private static String describe(ActivityFailure failure) {
+    Throwable cause = failure.getCause() == null ? failure : failure.getCause();
+    return cause.getClass().getSimpleName() + ": " + cause.getMessage();
+  }
+}
