@@ -1,0 +1,148 @@
+package com.genace.dispatch;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.genace.client.CreateOutcome;
+import com.genace.client.CreateRequest;
+import com.genace.client.GenaceClient;
+import com.genace.ledger.ClaimResult;
+import com.genace.ledger.Lease;
+import com.genace.ledger.OperationRow;
+import com.genace.ledger.OperationsLedger;
+import com.genace.ledger.WriteResult;
+import com.genace.model.NextAction;
+import io.temporal.failure.ApplicationFailure;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends an operation's POST at most once per claim:
+ *
+ * <ol>
+ *   <li>claim the dispatch lease (a {@code submitting} operation goes to review instead);
+ *   <li>commit {@code submitting}; check the dispatch gate (pause, drain);
+ *   <li>POST once; record the outcome under the same lease.
+ * </ol>
+ *
+ * Any failure before step 3 is reported as {@link DispatchActivities#NOTHING_SENT}; after it, as an
+ * unknown outcome carrying whatever evidence there is.
+ */
+public final class DispatchActivitiesImpl implements DispatchActivities {
+
+  private static final Logger log = LoggerFactory.getLogger(DispatchActivitiesImpl.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final OperationsLedger ledger;
+  private final GenaceClient genace;
+  private final String owner;
+  private final DispatchGate gate;
+
+  public DispatchActivitiesImpl(
+      OperationsLedger ledger, GenaceClient genace, String owner, DispatchGate gate) {
+    this.ledger = ledger;
+    this.genace = genace;
+    this.owner = owner;
+    this.gate = gate;
+  }
+
+  @Override
+  public DispatchResult dispatch(String operationId) {
+    Lease lease;
+    CreateRequest request;
+    try {
+      ClaimResult claim = ledger.claim(operationId, owner, NextAction.DISPATCH);
+      if (claim instanceof ClaimResult.MovedToReview moved) {
+        return DispatchResult.of(DispatchOutcome.IN_REVIEW, moved.reviewReason());
+      }
+      if (claim instanceof ClaimResult.NotAcquired notAcquired) {
+        return fromCurrentState(notAcquired);
+      }
+      lease = ((ClaimResult.Acquired) claim).lease();
+      OperationRow row = ledger.get(operationId);
+      request = new CreateRequest(row.model(), parseInput(row.requestJson()), operationId);
+      if (ledger.markSubmitting(lease) != WriteResult.APPLIED) {
+        return DispatchResult.of(DispatchOutcome.NOT_SENT, "dispatch lease lost before sending");
+      }
+      Optional<String> closed = gate.closedReason();
+      if (closed.isPresent()) {
+        ledger.recordNotSent(lease, "paused", closed.get());
+        return DispatchResult.of(DispatchOutcome.PAUSED, closed.get());
+      }
+    } catch (RuntimeException e) {
+      throw ApplicationFailure.newNonRetryableFailureWithCause(
+          "dispatch failed before sending: " + e.getMessage(), NOTHING_SENT, e);
+    }
+    log.info("POST for operation {} (revision {})", operationId, lease.revision());
+    CreateOutcome outcome = genace.create(request);
+    try {
+      return record(lease, outcome);
+    } catch (RuntimeException e) {
+      String evidence = outcome instanceof CreateOutcome.Accepted a ? a.remoteJobId() : null;
+      return new DispatchResult(
+          DispatchOutcome.UNKNOWN,
+          evidence,
+          "Genace answered (" + outcome.describe() + ") but recording it failed: " + e.getMessage(),
+          0);
+    }
+  }
+
+  private DispatchResult record(Lease lease, CreateOutcome outcome) {
+    if (outcome instanceof CreateOutcome.Accepted accepted) {
+      if (ledger.recordAccepted(lease, accepted.remoteJobId()) == WriteResult.APPLIED) {
+        return new DispatchResult(DispatchOutcome.ACCEPTED, accepted.remoteJobId(), null, 0);
+      }
+      return new DispatchResult(
+          DispatchOutcome.UNKNOWN,
+          accepted.remoteJobId(),
+          "Genace accepted job "
+              + accepted.remoteJobId()
+              + " but the dispatch lease was lost before it was recorded",
+          0);
+    }
+    if (outcome instanceof CreateOutcome.Refused refused) {
+      ledger.recordRefused(lease, refused.describe());
+      return DispatchResult.of(DispatchOutcome.REFUSED, refused.describe());
+    }
+    if (outcome instanceof CreateOutcome.RateLimited limited) {
+      ledger.recordNotSent(lease, "rate_limited", limited.describe());
+      return new DispatchResult(
+          DispatchOutcome.RATE_LIMITED, null, limited.describe(), limited.retryAfter().toMillis());
+    }
+    if (outcome instanceof CreateOutcome.NotSent notSent) {
+      ledger.recordNotSent(lease, "not_sent", notSent.describe());
+      return DispatchResult.of(DispatchOutcome.NOT_SENT, notSent.describe());
+    }
+    ledger.openReview(lease, "post_outcome_unknown", outcome.describe());
+    return DispatchResult.of(DispatchOutcome.UNKNOWN, outcome.describe());
+  }
+
+  /** The claim found nothing to dispatch: say what the ledger shows instead. */
+  private static DispatchResult fromCurrentState(ClaimResult.NotAcquired notAcquired) {
+    OperationRow row = notAcquired.current();
+    return switch (row.phase()) {
+      case OBSERVING, DELIVERING, DELIVERED ->
+          new DispatchResult(DispatchOutcome.ACCEPTED, row.remoteJobId().orElse(null), null, 0);
+      case IN_REVIEW ->
+          DispatchResult.of(DispatchOutcome.IN_REVIEW, row.reviewReason().orElse("in review"));
+      case FAILED, ABANDONED ->
+          DispatchResult.of(DispatchOutcome.REFUSED, row.failureReason().orElse("failed"));
+      case SUBMITTING ->
+          DispatchResult.of(
+              DispatchOutcome.UNKNOWN, "another dispatch of this operation holds the lease");
+      case PENDING ->
+          DispatchResult.of(
+              DispatchOutcome.NOT_SENT,
+              "dispatch lease held by " + row.leaseOwner().orElse("another worker"));
+    };
+  }
+
+  private static ObjectNode parseInput(String json) {
+    try {
+      return (ObjectNode) JSON.readTree(json);
+    } catch (JsonProcessingException | ClassCastException e) {
+      throw new IllegalStateException("stored input is not a JSON object", e);
+    }
+  }
+}

@@ -1,0 +1,18 @@
+package com.genace.dispatch;
+
+import java.util.Optional;
+
+/**
+ * Whether this worker may send a new POST right now. Checked immediately before sending, after the
+ * {@code submitting} evidence is committed, so that a pause or drain that began while the task was
+ * being picked up still stops the POST.
+ */
+@FunctionalInterface
+public interface DispatchGate {
+
+  /** Always open: for tests and tools that have no pause or drain. */
+  DispatchGate OPEN = Optional::empty;
+
+  /** Empty when dispatch is allowed; otherwise why not (e.g. {@code dispatch_paused}). */
+  Optional<String> closedReason();
+}

@@ -1,0 +1,111 @@
+package com.genace.review;
+
+import com.genace.ledger.ClaimResult;
+import com.genace.ledger.Lease;
+import com.genace.ledger.NewOperation;
+import com.genace.ledger.OperationRow;
+import com.genace.ledger.OperationsLedger;
+import com.genace.ledger.WriteResult;
+import com.genace.model.NextAction;
+import com.genace.model.Phase;
+import com.genace.model.ReviewDecision;
+import com.genace.workflows.GenerationRequest;
+import io.temporal.failure.ApplicationFailure;
+import java.util.Optional;
+
+/** Ledger steps around dispatch and review; each one idempotent. */
+public final class ReviewActivitiesImpl implements ReviewActivities {
+
+  private final OperationsLedger ledger;
+  private final String owner;
+
+  public ReviewActivitiesImpl(OperationsLedger ledger, String owner) {
+    this.ledger = ledger;
+    this.owner = owner;
+  }
+
+  @Override
+  public void register(GenerationRequest request) {
+    try {
+      ledger.create(new NewOperation(request.operationId(), request.model(), request.inputJson()));
+    } catch (IllegalArgumentException e) {
+      throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), "InvalidRequest");
+    }
+  }
+
+  @Override
+  public ReviewOpened openReview(String operationId, String reason, String detail) {
+    ClaimResult claim = ledger.claim(operationId, owner, NextAction.DISPATCH);
+    if (claim instanceof ClaimResult.MovedToReview moved) {
+      return new ReviewOpened(true, null, moved.reviewReason());
+    }
+    if (claim instanceof ClaimResult.Acquired acquired) {
+      Lease lease = acquired.lease();
+      if (ledger.openReview(lease, reason, detail) != WriteResult.APPLIED) {
+        throw ApplicationFailure.newFailure(
+            "could not open the review of " + operationId + "; retrying", "ReviewNotOpened");
+      }
+      return new ReviewOpened(true, null, reason);
+    }
+    OperationRow row = ((ClaimResult.NotAcquired) claim).current();
+    return switch (row.phase()) {
+      case IN_REVIEW -> new ReviewOpened(true, null, row.reviewReason().orElse(reason));
+      case OBSERVING, DELIVERING, DELIVERED ->
+          new ReviewOpened(false, row.remoteJobId().orElseThrow(), null);
+      case SUBMITTING, PENDING ->
+          // A live dispatch lease: wait it out (Temporal retries) so a late result is not lost.
+          throw ApplicationFailure.newFailure(
+              "dispatch lease of "
+                  + operationId
+                  + " is held by "
+                  + row.leaseOwner().orElse("?")
+                  + " until "
+                  + row.leaseUntil().map(Object::toString).orElse("?"),
+              "DispatchLeaseHeld");
+      case FAILED, ABANDONED ->
+          throw ApplicationFailure.newNonRetryableFailure(
+              "operation " + operationId + " already ended " + row.phase().wire(),
+              "OperationEnded");
+    };
+  }
+
+  @Override
+  public void recordResolution(String operationId, ReviewResolution resolution) {
+    ReviewDecision decision =
+        resolution
+            .parsedDecision()
+            .orElseThrow(
+                () ->
+                    ApplicationFailure.newNonRetryableFailure(
+                        resolution.problem().orElse("invalid resolution"), "InvalidResolution"));
+    ClaimResult claim = ledger.claim(operationId, owner, NextAction.RECONCILE);
+    if (claim instanceof ClaimResult.Acquired acquired) {
+      WriteResult written =
+          ledger.resolveReview(
+              acquired.lease(),
+              decision,
+              Optional.ofNullable(resolution.remoteJobId()).map(String::trim),
+              resolution.resolver(),
+              resolution.reason());
+      if (written != WriteResult.APPLIED) {
+        throw ApplicationFailure.newFailure(
+            "could not record the resolution of " + operationId + "; retrying",
+            "ResolutionNotRecorded");
+      }
+      return;
+    }
+    OperationRow row = ((ClaimResult.NotAcquired) claim).current();
+    boolean alreadyRecorded =
+        row.reviewResolution().map(decision.wire()::equals).orElse(false)
+            && row.phase() != Phase.IN_REVIEW;
+    if (!alreadyRecorded) {
+      throw ApplicationFailure.newFailure(
+          "operation "
+              + operationId
+              + " cannot take the resolution now (phase "
+              + row.phase().wire()
+              + ")",
+          "ResolutionNotRecorded");
+    }
+  }
+}

@@ -1,0 +1,70 @@
+package com.genace.worker;
+
+import static com.genace.worker.GenerationHarness.request;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.genace.ledger.OperationRow;
+import com.genace.model.Phase;
+import com.genace.testing.DatabaseExtension;
+import com.genace.workflows.OperationResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Operations end to end on the Temporal test server, PostgreSQL and the simulator. */
+@ExtendWith(DatabaseExtension.class)
+class GenerationWorkflowTest {
+
+  @TempDir Path artifacts;
+  private GenerationHarness harness;
+
+  @BeforeEach
+  void start() {
+    harness = new GenerationHarness(artifacts);
+  }
+
+  @AfterEach
+  void stop() {
+    harness.close();
+  }
+
+  @Test
+  void an_operation_is_dispatched_once_observed_and_its_artifacts_delivered() throws Exception {
+    harness.client.start(request("op-happy"));
+
+    OperationResult result = harness.client.awaitResult("op-happy", Duration.ofMinutes(1));
+
+    assertThat(result.phase()).isEqualTo(Phase.DELIVERED);
+    OperationRow row = harness.row("op-happy");
+    assertThat(row.phase()).isEqualTo(Phase.DELIVERED);
+    assertThat(row.remoteJobId()).contains(result.remoteJobId());
+    assertThat(row.deliveryManifestJson()).isPresent();
+    assertThat(harness.postsFor("op-happy")).isEqualTo(1);
+    try (var files = Files.walk(artifacts.resolve("generations"))) {
+      assertThat(files.filter(Files::isRegularFile).count()).isGreaterThanOrEqualTo(1);
+    }
+    assertThat(harness.ledger.history("op-happy"))
+        .extracting(t -> t.toPhase().orElse(""))
+        .contains("submitting", "observing", "delivering", "delivered");
+  }
+
+  @Test
+  void starting_the_same_operation_twice_dispatches_once() throws Exception {
+    var first = harness.client.start(request("op-twice"));
+    var second = harness.client.start(request("op-twice"));
+    harness.client.awaitResult("op-twice", Duration.ofMinutes(1));
+    var third = harness.client.start(request("op-twice"));
+
+    assertThat(first.alreadyExisted()).isFalse();
+    assertThat(second.alreadyExisted()).isTrue();
+    assertThat(third.alreadyExisted()).isTrue();
+    assertThat(harness.postsFor("op-twice")).isEqualTo(1);
+    await().until(() -> harness.row("op-twice").phase() == Phase.DELIVERED);
+  }
+}
