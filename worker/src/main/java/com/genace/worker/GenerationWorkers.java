@@ -36,12 +36,17 @@ public final class GenerationWorkers {
       WorkerFactory factory, Dependencies deps, WorkerOptions options) {
     Worker worker = factory.newWorker(TaskQueues.OPERATIONS, options);
     worker.registerWorkflowImplementationTypes(GenerationWorkflowImpl.class);
+    registerOperationsActivities(worker, deps);
+    return worker;
+  }
+
+  /** The freely retried activities alone, for a worker that runs no workflow code. */
+  public static void registerOperationsActivities(Worker worker, Dependencies deps) {
     worker.registerActivitiesImplementations(
         new ReviewActivitiesImpl(deps.ledger(), deps.workerId()),
         new ObservationActivitiesImpl(
             deps.ledger(), deps.genace(), deps.workerId(), deps.polling(), deps.clock()),
         new DeliveryActivitiesImpl(deps.ledger(), deps.genace(), deps.store(), deps.workerId()));
-    return worker;
   }
 
   /** The paid POST, on its own queue so that it can stop polling alone. */

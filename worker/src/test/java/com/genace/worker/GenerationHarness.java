@@ -3,10 +3,12 @@ package com.genace.worker;
 import com.genace.client.GenaceClient;
 import com.genace.client.GenaceClientConfig;
 import com.genace.client.HttpGenaceClient;
+import com.genace.delivery.ArtifactStore;
 import com.genace.delivery.LocalDirectoryArtifactStore;
 import com.genace.dispatch.DispatchGate;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
+import com.genace.model.Phase;
 import com.genace.observation.PollingPolicy;
 import com.genace.simulator.Faults;
 import com.genace.simulator.GenaceSimulator;
@@ -14,10 +16,16 @@ import com.genace.testing.TestDatabase;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;
 import com.genace.workflows.GenerationSearchAttributes;
+import com.genace.workflows.GenerationWorkflow;
+import com.genace.workflows.GenerationWorkflowImpl;
 import io.temporal.api.enums.v1.IndexedValueType;
+import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.testing.WorkflowReplayer;
 import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -40,25 +48,61 @@ final class GenerationHarness implements AutoCloseable {
   final GenerationClient client;
   final Path artifacts;
 
+  private final ArtifactStore store;
+  private final Duration readTimeout;
+
   GenerationHarness(Path artifacts) {
-    this(
-        artifacts,
-        GenaceSimulator.builder()
-            .apiKey(API_KEY)
-            .faults(Faults.DEFAULT.withJobDurationMs(300))
-            .start(),
-        API_KEY);
+    this(artifacts, simulator(), API_KEY, null, Duration.ofSeconds(2));
   }
 
-  GenerationHarness(Path artifacts, GenaceSimulator simulator, String apiKey) {
+  /**
+   * @param store the artifact store, or null for a local directory under {@code artifacts}
+   */
+  GenerationHarness(
+      Path artifacts,
+      GenaceSimulator simulator,
+      String apiKey,
+      ArtifactStore store,
+      Duration readTimeout) {
+    this(artifacts, simulator, apiKey, store, readTimeout, true);
+  }
+
+  /**
+   * @param workersOnTestFactory false to leave both queues to workers the test starts itself (see
+   *     {@link #startDetachedWorkers})
+   */
+  GenerationHarness(
+      Path artifacts,
+      GenaceSimulator simulator,
+      String apiKey,
+      ArtifactStore store,
+      Duration readTimeout,
+      boolean workersOnTestFactory) {
     this.simulator = simulator;
     this.artifacts = artifacts;
+    this.store = store == null ? new LocalDirectoryArtifactStore(artifacts) : store;
+    this.readTimeout = readTimeout;
     this.temporal = TestWorkflowEnvironment.newInstance();
     registerSearchAttributes(temporal);
     this.ledger = new OperationsLedger(TestDatabase.dataSource(), LEASE);
-    startWorkers(temporal.getWorkerFactory(), "worker-1", genaceClient(apiKey), DispatchGate.OPEN);
+    GenerationWorkers.Dependencies deps =
+        dependencies("worker-1", genaceClient(apiKey), DispatchGate.OPEN);
+    if (workersOnTestFactory) {
+      GenerationWorkers.operationsWorker(
+          temporal.getWorkerFactory(), deps, WorkerOptions.getDefaultInstance());
+      GenerationWorkers.dispatchWorker(
+          temporal.getWorkerFactory(), deps, WorkerOptions.getDefaultInstance());
+    }
     temporal.start();
     this.client = new GenerationClient(temporal.getWorkflowClient());
+  }
+
+  /** A simulator whose jobs take 300 ms and that accepts {@link #API_KEY}. */
+  static GenaceSimulator simulator() {
+    return GenaceSimulator.builder()
+        .apiKey(API_KEY)
+        .faults(Faults.DEFAULT.withJobDurationMs(300))
+        .start();
   }
 
   static void registerSearchAttributes(TestWorkflowEnvironment temporal) {
@@ -75,27 +119,64 @@ final class GenerationHarness implements AutoCloseable {
   GenaceClient genaceClient(String apiKey) {
     return new HttpGenaceClient(
         GenaceClientConfig.of(simulator.baseUrl(), apiKey)
-            .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(2)));
+            .withTimeouts(Duration.ofSeconds(2), readTimeout));
   }
 
-  /** Registers both queues' workers on a factory, as a worker process would. */
-  void startWorkers(
-      WorkerFactory factory, String workerId, GenaceClient genace, DispatchGate gate) {
+  GenerationWorkers.Dependencies dependencies(
+      String workerId, GenaceClient genace, DispatchGate gate) {
+    return new GenerationWorkers.Dependencies(
+        ledger, genace, store, workerId, gate, FAST_POLLING, Clock.systemUTC());
+  }
+
+  /**
+   * Starts both queues' workers in a factory of their own, as a second worker process would; the
+   * test server does not hold its clock for activities running there.
+   */
+  WorkerFactory startDetachedWorkers(String workerId, boolean operations, boolean dispatch) {
+    // No workflow cache, hence no sticky queue: the test server never times out a sticky queue
+    // whose worker went away, where a real server falls back to the normal queue after 5 s.
+    WorkerFactory factory =
+        WorkerFactory.newInstance(
+            io.temporal.client.WorkflowClient.newInstance(
+                temporal.getWorkflowServiceStubs(), temporal.getWorkflowClient().getOptions()),
+            WorkerFactoryOptions.newBuilder().setWorkflowCacheSize(0).build());
     GenerationWorkers.Dependencies deps =
-        new GenerationWorkers.Dependencies(
-            ledger,
-            genace,
-            new LocalDirectoryArtifactStore(artifacts),
-            workerId,
-            gate,
-            FAST_POLLING,
-            Clock.systemUTC());
-    GenerationWorkers.operationsWorker(factory, deps, WorkerOptions.getDefaultInstance());
-    GenerationWorkers.dispatchWorker(factory, deps, WorkerOptions.getDefaultInstance());
+        dependencies(workerId, genaceClient(API_KEY), DispatchGate.OPEN);
+    if (operations) {
+      GenerationWorkers.operationsWorker(factory, deps, WorkerOptions.getDefaultInstance());
+    }
+    if (dispatch) {
+      GenerationWorkers.dispatchWorker(factory, deps, WorkerOptions.getDefaultInstance());
+    }
+    factory.start();
+    return factory;
   }
 
   static GenerationRequest request(String operationId) {
     return new GenerationRequest(operationId, "image-v1", "{\"prompt\":\"a red fox\"}");
+  }
+
+  /** Waits (in real time, so the test server does not skip ahead) for the ledger to show it. */
+  OperationRow awaitPhase(String operationId, Phase phase) {
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> ledger.find(operationId).map(r -> r.phase() == phase).orElse(false));
+    return ledger.get(operationId);
+  }
+
+  /**
+   * Replays the operation's history against the current workflow code (a non-deterministic change
+   * fails here), and saves it as a regression fixture when {@code genace.recordHistories} names a
+   * directory.
+   */
+  void replayAndRecord(String operationId, String fixtureName) throws Exception {
+    WorkflowExecutionHistory history =
+        temporal.getWorkflowClient().fetchHistory(GenerationWorkflow.workflowId(operationId));
+    WorkflowReplayer.replayWorkflowExecution(history, GenerationWorkflowImpl.class);
+    String directory = System.getProperty("genace.recordHistories");
+    if (directory != null) {
+      Files.writeString(Path.of(directory, fixtureName + ".json"), history.toJson(true));
+    }
   }
 
   OperationRow row(String operationId) {

@@ -41,6 +41,7 @@ class GenerationWorkflowTest {
     OperationResult result = harness.client.awaitResult("op-happy", Duration.ofMinutes(1));
 
     assertThat(result.phase()).isEqualTo(Phase.DELIVERED);
+    harness.replayAndRecord("op-happy", "delivered");
     OperationRow row = harness.row("op-happy");
     assertThat(row.phase()).isEqualTo(Phase.DELIVERED);
     assertThat(row.remoteJobId()).contains(result.remoteJobId());

@@ -113,5 +113,14 @@ public final class GenerationClient {
     if (input == null || !input.isObject()) {
       throw new IllegalArgumentException("input must be a JSON object");
     }
+    if (request.dispatchTimeout().compareTo(GenerationRequest.MIN_DISPATCH_TIMEOUT) < 0
+        || request.dispatchTimeout().compareTo(GenerationRequest.MAX_DISPATCH_TIMEOUT) > 0) {
+      throw new IllegalArgumentException(
+          "dispatch timeout must be between "
+              + GenerationRequest.MIN_DISPATCH_TIMEOUT.toSeconds()
+              + " and "
+              + GenerationRequest.MAX_DISPATCH_TIMEOUT.toSeconds()
+              + " seconds");
+    }
   }
 }

@@ -1,4 +1,28 @@
 package com.genace.workflows;
 
-/** What an application asks for: an operation id of its own, a model and a JSON input object. */
-public record GenerationRequest(String operationId, String model, String inputJson) {}
+import java.time.Duration;
+
+/**
+ * What an application asks for: an operation id of its own, a model and a JSON input object.
+ *
+ * @param dispatchTimeoutSeconds how long the POST may take before its outcome counts as unknown
+ *     (and goes to review); null for {@link #DEFAULT_DISPATCH_TIMEOUT}
+ */
+public record GenerationRequest(
+    String operationId, String model, String inputJson, Integer dispatchTimeoutSeconds) {
+
+  public static final Duration DEFAULT_DISPATCH_TIMEOUT = Duration.ofMinutes(2);
+  public static final Duration MIN_DISPATCH_TIMEOUT = Duration.ofSeconds(1);
+  public static final Duration MAX_DISPATCH_TIMEOUT = Duration.ofMinutes(30);
+
+  public GenerationRequest(String operationId, String model, String inputJson) {
+    this(operationId, model, inputJson, null);
+  }
+
+  /** The dispatch activity's start-to-close timeout. */
+  public Duration dispatchTimeout() {
+    return dispatchTimeoutSeconds == null
+        ? DEFAULT_DISPATCH_TIMEOUT
+        : Duration.ofSeconds(dispatchTimeoutSeconds);
+  }
+}

@@ -62,7 +62,7 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
           .setRetryOptions(RETRY_FREELY)
           .build();
 
-  /** Never retried: a second POST could pay for a second render. */
+  /** Never retried: a second POST could pay for a second render. The timeout comes per request. */
   private static final ActivityOptions DISPATCH =
       ActivityOptions.newBuilder()
           .setTaskQueue(TaskQueues.DISPATCH)
@@ -113,7 +113,7 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
     while (step != Step.DONE) {
       step =
           switch (step) {
-            case DISPATCH -> dispatchUntilDecided(request.model());
+            case DISPATCH -> dispatchUntilDecided(request);
             case REVIEW -> awaitResolution();
             case OBSERVE -> observe();
             case DELIVER -> deliver();
@@ -123,12 +123,12 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
     return result;
   }
 
-  private Step dispatchUntilDecided(String model) {
+  private Step dispatchUntilDecided(GenerationRequest request) {
     int notSent = 0;
     while (true) {
       dispatchAttempts++;
       setPhase(Phase.SUBMITTING, "dispatch attempt " + dispatchAttempts);
-      DispatchResult dispatched = dispatchOnce(model);
+      DispatchResult dispatched = dispatchOnce(request);
       switch (dispatched.outcome()) {
         case ACCEPTED -> {
           remoteJobId = dispatched.remoteJobId();
@@ -161,9 +161,14 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
     }
   }
 
-  private DispatchResult dispatchOnce(String model) {
+  private DispatchResult dispatchOnce(GenerationRequest request) {
+    ActivityOptions options =
+        ActivityOptions.newBuilder(DISPATCH)
+            .setStartToCloseTimeout(request.dispatchTimeout())
+            .build();
     try {
-      return activity(DispatchActivities.class, DISPATCH, "POST /v1/generations (" + model + ")")
+      return activity(
+              DispatchActivities.class, options, "POST /v1/generations (" + request.model() + ")")
           .dispatch(operationId);
     } catch (ActivityFailure failure) {
       if (failure.getCause() instanceof ApplicationFailure app

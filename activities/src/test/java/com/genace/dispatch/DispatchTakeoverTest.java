@@ -1,0 +1,131 @@
+package com.genace.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.genace.client.CreateOutcome;
+import com.genace.client.CreateRequest;
+import com.genace.client.GenaceClient;
+import com.genace.client.GenaceClientConfig;
+import com.genace.client.HttpGenaceClient;
+import com.genace.client.JobOutput;
+import com.genace.client.JobSnapshot;
+import com.genace.ledger.NewOperation;
+import com.genace.ledger.OperationsLedger;
+import com.genace.ledger.TransitionRow;
+import com.genace.model.Phase;
+import com.genace.simulator.GenaceSimulator;
+import com.genace.testing.DatabaseExtension;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The seed's test: pause a dispatcher after a mocked POST and confirm that a takeover does not
+ * submit again.
+ */
+@ExtendWith(DatabaseExtension.class)
+class DispatchTakeoverTest {
+
+  /** A POST that "left" and whose answer is held back until the test releases it. */
+  private static final class PausedPost implements GenaceClient {
+    final CountDownLatch sent = new CountDownLatch(1);
+    final CountDownLatch resume = new CountDownLatch(1);
+
+    @Override
+    public CreateOutcome create(CreateRequest request) {
+      sent.countDown();
+      try {
+        resume.await(1, TimeUnit.MINUTES);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return new CreateOutcome.Accepted("gen_mocked", "queued");
+    }
+
+    @Override
+    public JobSnapshot get(String remoteJobId) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public List<String> listModels() {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void download(JobOutput output, Path target) {
+      throw new UnsupportedOperationException();
+    }
+  }
+
+  @Test
+  void a_takeover_of_a_paused_dispatch_opens_a_review_and_never_posts_again(DataSource db)
+      throws Exception {
+    OperationsLedger ledger = new OperationsLedger(db, Duration.ofMillis(500));
+    ledger.create(new NewOperation("op-1", "image-v1", "{\"prompt\":\"fox\"}"));
+    PausedPost paused = new PausedPost();
+    DispatchActivitiesImpl first =
+        new DispatchActivitiesImpl(ledger, paused, "worker-a", DispatchGate.OPEN);
+
+    try (GenaceSimulator simulator = GenaceSimulator.start(0)) {
+      GenaceClient real = new HttpGenaceClient(GenaceClientConfig.of(simulator.baseUrl(), "key"));
+      DispatchActivitiesImpl second =
+          new DispatchActivitiesImpl(ledger, real, "worker-b", DispatchGate.OPEN);
+
+      CompletableFuture<DispatchResult> pausedResult =
+          CompletableFuture.supplyAsync(() -> first.dispatch("op-1"));
+      assertThat(paused.sent.await(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(ledger.get("op-1").phase()).isEqualTo(Phase.SUBMITTING);
+
+      // worker-a's lease runs out while its POST hangs; worker-b takes over.
+      await().until(() -> ledger.get("op-1").leaseUntil().get().isBefore(java.time.Instant.now()));
+      DispatchResult takeover = second.dispatch("op-1");
+
+      assertThat(takeover.outcome()).isEqualTo(DispatchOutcome.IN_REVIEW);
+      assertThat(simulator.stats().postsTotal()).isZero();
+      assertThat(ledger.get("op-1").phase()).isEqualTo(Phase.IN_REVIEW);
+
+      // worker-a wakes up with Genace's answer: it may not overwrite, but the evidence is kept.
+      paused.resume.countDown();
+      DispatchResult late = pausedResult.get(30, TimeUnit.SECONDS);
+
+      assertThat(late.outcome()).isEqualTo(DispatchOutcome.UNKNOWN);
+      assertThat(late.remoteJobId()).isEqualTo("gen_mocked");
+      assertThat(ledger.get("op-1").phase()).isEqualTo(Phase.IN_REVIEW);
+      assertThat(ledger.get("op-1").remoteJobId()).isEmpty();
+      assertThat(ledger.history("op-1"))
+          .filteredOn(t -> !t.accepted())
+          .extracting(TransitionRow::detailsJson)
+          .anySatisfy(details -> assertThat(details).contains("gen_mocked"));
+      assertThat(second.dispatch("op-1").outcome()).isEqualTo(DispatchOutcome.IN_REVIEW);
+      assertThat(simulator.stats().postsTotal()).isZero();
+    }
+  }
+
+  @Test
+  void a_closed_dispatch_gate_sends_nothing_and_leaves_the_operation_dispatchable(DataSource db)
+      throws Exception {
+    OperationsLedger ledger = new OperationsLedger(db);
+    ledger.create(new NewOperation("op-1", "image-v1", "{\"prompt\":\"fox\"}"));
+    try (GenaceSimulator simulator = GenaceSimulator.start(0)) {
+      GenaceClient real = new HttpGenaceClient(GenaceClientConfig.of(simulator.baseUrl(), "key"));
+      DispatchActivitiesImpl paused =
+          new DispatchActivitiesImpl(
+              ledger, real, "worker-a", () -> java.util.Optional.of("dispatch_paused"));
+
+      DispatchResult result = paused.dispatch("op-1");
+
+      assertThat(result.outcome()).isEqualTo(DispatchOutcome.PAUSED);
+      assertThat(simulator.stats().postsTotal()).isZero();
+      assertThat(ledger.get("op-1").phase()).isEqualTo(Phase.PENDING);
+      assertThat(ledger.get("op-1").leaseOwner()).isEmpty();
+    }
+  }
+}

@@ -1,0 +1,150 @@
+package com.genace.worker;
+
+import static com.genace.worker.GenerationHarness.request;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.genace.ledger.OperationRow;
+import com.genace.model.Phase;
+import com.genace.review.ReviewResolution;
+import com.genace.simulator.Faults;
+import com.genace.simulator.GenaceSimulator;
+import com.genace.testing.DatabaseExtension;
+import com.genace.workflows.GenerationRequest;
+import com.genace.workflows.OperationResult;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What each kind of dispatch outcome leads to. */
+@ExtendWith(DatabaseExtension.class)
+class DispatchOutcomesTest {
+
+  @TempDir Path artifacts;
+
+  @Test
+  void a_refused_post_fails_the_operation_without_review() throws Exception {
+    try (GenerationHarness harness =
+        new GenerationHarness(
+            artifacts, GenerationHarness.simulator(), "wrong-key", null, Duration.ofSeconds(2))) {
+      harness.client.start(request("op-refused"));
+
+      OperationResult result = harness.client.awaitResult("op-refused", Duration.ofMinutes(1));
+
+      assertThat(result.phase()).isEqualTo(Phase.FAILED);
+      harness.replayAndRecord("op-refused", "refused");
+      assertThat(result.detail()).contains("401");
+      OperationRow row = harness.row("op-refused");
+      assertThat(row.phase()).isEqualTo(Phase.FAILED);
+      assertThat(row.dispatchOutcome()).contains("refused");
+      assertThat(row.reviewReason()).isEmpty();
+      assertThat(harness.simulator.jobsForOperation("op-refused")).isEmpty();
+    }
+  }
+
+  @Test
+  void a_post_that_never_connected_is_dispatched_again_after_a_backoff() throws Exception {
+    GenaceSimulator down = GenerationHarness.simulator();
+    int port = down.port();
+    down.close(); // nothing listens on the port: connections are refused, nothing is sent
+    try (GenerationHarness harness =
+        new GenerationHarness(
+            artifacts, down, GenerationHarness.API_KEY, null, Duration.ofSeconds(2))) {
+      harness.client.start(request("op-unreachable"));
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  harness
+                      .ledger
+                      .find("op-unreachable")
+                      .flatMap(OperationRow::dispatchOutcome)
+                      .map("not_sent"::equals)
+                      .orElse(false));
+      assertThat(harness.row("op-unreachable").phase()).isEqualTo(Phase.PENDING);
+
+      try (GenaceSimulator up =
+          GenaceSimulator.builder()
+              .port(port)
+              .apiKey(GenerationHarness.API_KEY)
+              .faults(Faults.DEFAULT.withJobDurationMs(300))
+              .start()) {
+        OperationResult result =
+            harness.client.awaitResult("op-unreachable", Duration.ofMinutes(2));
+
+        assertThat(result.phase()).isEqualTo(Phase.DELIVERED);
+        harness.replayAndRecord("op-unreachable", "not-sent-then-delivered");
+        assertThat(up.stats().postsFor("op-unreachable")).isEqualTo(1);
+        assertThat(harness.row("op-unreachable").dispatchAttempts()).isGreaterThanOrEqualTo(2);
+        assertThat(harness.row("op-unreachable").reviewReason()).isEmpty();
+      }
+    }
+  }
+
+  @Test
+  void a_rate_limited_post_waits_and_is_sent_again_without_review() throws Exception {
+    try (GenerationHarness harness = new GenerationHarness(artifacts)) {
+      harness.simulator.setFaults(harness.simulator.faults().withRate429(1.0));
+      harness.client.start(request("op-429"));
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  harness
+                      .ledger
+                      .find("op-429")
+                      .flatMap(OperationRow::dispatchOutcome)
+                      .map("rate_limited"::equals)
+                      .orElse(false));
+      harness.simulator.setFaults(harness.simulator.faults().withRate429(0));
+
+      OperationResult result = harness.client.awaitResult("op-429", Duration.ofMinutes(2));
+
+      assertThat(result.phase()).isEqualTo(Phase.DELIVERED);
+      harness.replayAndRecord("op-429", "rate-limited-then-delivered");
+      assertThat(harness.simulator.jobsForOperation("op-429")).hasSize(1);
+      assertThat(harness.row("op-429").reviewReason()).isEmpty();
+    }
+  }
+
+  @Test
+  void a_dispatch_that_outlives_its_timeout_goes_to_review_and_is_never_posted_again()
+      throws Exception {
+    try (GenerationHarness harness =
+        new GenerationHarness(
+            artifacts,
+            GenerationHarness.simulator(),
+            GenerationHarness.API_KEY,
+            null,
+            Duration.ofMinutes(5))) {
+      // The POST hangs far longer than the dispatch activity's 2 s start-to-close timeout.
+      harness.simulator.setFaults(harness.simulator.faults().withLatencyMs(8_000));
+      harness.client.start(
+          new GenerationRequest("op-timeout", "image-v1", "{\"prompt\":\"slow\"}", 2));
+
+      OperationRow inReview = harness.awaitPhase("op-timeout", Phase.IN_REVIEW);
+
+      assertThat(inReview.reviewReason()).contains("dispatch_interrupted");
+      await().atMost(Duration.ofSeconds(30)).until(() -> harness.postsFor("op-timeout") == 1);
+      // The late answer arrives under a lease that was taken over: kept only as a diagnostic.
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  harness.ledger.history("op-timeout").stream()
+                      .anyMatch(t -> !t.accepted() && t.event().equals("accepted")));
+      assertThat(harness.row("op-timeout").phase()).isEqualTo(Phase.IN_REVIEW);
+      assertThat(harness.client.describe("op-timeout").review().detail())
+          .contains("did not report back");
+      assertThat(harness.postsFor("op-timeout")).isEqualTo(1);
+
+      harness.client.resolve(
+          "op-timeout", new ReviewResolution("abandon", null, "gave up after timeout", "ops"));
+      assertThat(harness.client.awaitResult("op-timeout", Duration.ofMinutes(1)).phase())
+          .isEqualTo(Phase.ABANDONED);
+      harness.replayAndRecord("op-timeout", "dispatch-timeout-review");
+    }
+  }
+}
