@@ -38,13 +38,24 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
   private final GenaceClient genace;
   private final String owner;
   private final DispatchGate gate;
+  private final DispatchListener listener;
 
   public DispatchActivitiesImpl(
       OperationsLedger ledger, GenaceClient genace, String owner, DispatchGate gate) {
+    this(ledger, genace, owner, gate, DispatchListener.NONE);
+  }
+
+  public DispatchActivitiesImpl(
+      OperationsLedger ledger,
+      GenaceClient genace,
+      String owner,
+      DispatchGate gate,
+      DispatchListener listener) {
     this.ledger = ledger;
     this.genace = genace;
     this.owner = owner;
     this.gate = gate;
+    this.listener = listener;
   }
 
   @Override
@@ -75,6 +86,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
           "dispatch failed before sending: " + e.getMessage(), NOTHING_SENT, e);
     }
     log.info("POST for operation {} (revision {})", operationId, lease.revision());
+    listener.sending(lease);
     CreateOutcome outcome = genace.create(request);
     try {
       return record(lease, outcome);
@@ -85,6 +97,8 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
           evidence,
           "Genace answered (" + outcome.describe() + ") but recording it failed: " + e.getMessage(),
           0);
+    } finally {
+      listener.finished(lease);
     }
   }
 

@@ -5,6 +5,7 @@ import com.genace.delivery.ArtifactStore;
 import com.genace.delivery.DeliveryActivitiesImpl;
 import com.genace.dispatch.DispatchActivitiesImpl;
 import com.genace.dispatch.DispatchGate;
+import com.genace.dispatch.DispatchListener;
 import com.genace.ledger.OperationsLedger;
 import com.genace.observation.ObservationActivitiesImpl;
 import com.genace.observation.PollingPolicy;
@@ -27,7 +28,21 @@ public final class GenerationWorkers {
       String workerId,
       DispatchGate gate,
       PollingPolicy polling,
-      Clock clock) {}
+      Clock clock,
+      DispatchListener listener) {
+
+    /** Without a dispatch listener: for tools and tests that do not drain. */
+    public Dependencies(
+        OperationsLedger ledger,
+        GenaceClient genace,
+        ArtifactStore store,
+        String workerId,
+        DispatchGate gate,
+        PollingPolicy polling,
+        Clock clock) {
+      this(ledger, genace, store, workerId, gate, polling, clock, DispatchListener.NONE);
+    }
+  }
 
   private GenerationWorkers() {}
 
@@ -54,7 +69,8 @@ public final class GenerationWorkers {
       WorkerFactory factory, Dependencies deps, WorkerOptions options) {
     Worker worker = factory.newWorker(TaskQueues.DISPATCH, options);
     worker.registerActivitiesImplementations(
-        new DispatchActivitiesImpl(deps.ledger(), deps.genace(), deps.workerId(), deps.gate()));
+        new DispatchActivitiesImpl(
+            deps.ledger(), deps.genace(), deps.workerId(), deps.gate(), deps.listener()));
     return worker;
   }
 }

@@ -1,0 +1,44 @@
+package com.genace.worker;
+
+import com.genace.worker.config.WorkerConfig;
+import java.time.Clock;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
+
+/** {@code ./genace worker}: runs until SIGTERM or SIGINT, then drains and exits 0. */
+public final class WorkerMain {
+
+  private WorkerMain() {}
+
+  /**
+   * @throws IllegalArgumentException naming the variable when the configuration is invalid
+   */
+  public static int run(Map<String, String> env) throws InterruptedException {
+    WorkerConfig config = WorkerConfig.fromEnvironment(env);
+    CountDownLatch stop = new CountDownLatch(1);
+    Thread main = Thread.currentThread();
+    try (WorkerProcess process =
+        new WorkerProcess(
+            config, registry -> TemporalConnection.connect(config, registry), Clock.systemUTC())) {
+      SignalHandler onSignal =
+          signal -> {
+            stop.countDown();
+            if (!process.state().started()) {
+              main.interrupt(); // nothing to drain yet: stop waiting for the startup checks
+            }
+          };
+      Signal.handle(new Signal("TERM"), onSignal);
+      Signal.handle(new Signal("INT"), onSignal);
+      try {
+        process.start();
+      } catch (InterruptedException e) {
+        return 0;
+      }
+      stop.await();
+      process.drain();
+    }
+    return 0;
+  }
+}

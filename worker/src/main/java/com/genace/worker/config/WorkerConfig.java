@@ -1,0 +1,186 @@
+package com.genace.worker.config;
+
+import com.genace.db.DatabaseUrl;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A worker's whole configuration, read once from the environment and validated at start. Every
+ * complaint names the variable; no message ever contains a secret.
+ */
+public record WorkerConfig(
+    String temporalAddress,
+    String temporalNamespace,
+    Optional<String> temporalApiKey,
+    boolean temporalTls,
+    DatabaseUrl databaseUrl,
+    URI genaceBaseUrl,
+    String genaceApiKey,
+    Duration genaceReadTimeout,
+    Path artifactDir,
+    String workerId,
+    InetSocketAddress statusAddress,
+    Optional<String> statusToken,
+    Duration drainTimeout,
+    Duration leaseDuration,
+    int maxConcurrentDispatches,
+    int maxConcurrentOperations) {
+
+  public static final String DEFAULT_TEMPORAL_ADDRESS = "127.0.0.1:7233";
+  public static final String DEFAULT_NAMESPACE = "default";
+  public static final String DEFAULT_STATUS_ADDR = "127.0.0.1:8686";
+  public static final Path DEFAULT_ARTIFACT_DIR = Path.of("artifacts");
+  public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
+  public static final Duration DEFAULT_DRAIN = Duration.ofSeconds(30);
+  public static final Duration DEFAULT_LEASE = Duration.ofSeconds(45);
+  public static final int DEFAULT_MAX_DISPATCHES = 8;
+  public static final int DEFAULT_MAX_OPERATIONS = 200;
+
+  /**
+   * Reads and validates the configuration.
+   *
+   * @throws IllegalArgumentException naming the first variable that is missing or malformed
+   */
+  public static WorkerConfig fromEnvironment(Map<String, String> env) {
+    Reader read = new Reader(env);
+    WorkerConfig config =
+        new WorkerConfig(
+            read.text("TEMPORAL_ADDRESS").orElse(DEFAULT_TEMPORAL_ADDRESS),
+            read.text("TEMPORAL_NAMESPACE").orElse(DEFAULT_NAMESPACE),
+            read.text("TEMPORAL_API_KEY"),
+            read.bool("TEMPORAL_TLS").orElse(false),
+            read.databaseUrl("DATABASE_URL"),
+            read.httpUrl("GENACE_BASE_URL"),
+            read.required("GENACE_API_KEY"),
+            read.seconds("GENACE_READ_TIMEOUT_SECONDS", 1, 600).orElse(DEFAULT_READ_TIMEOUT),
+            read.text("GENACE_ARTIFACT_DIR").map(Path::of).orElse(DEFAULT_ARTIFACT_DIR),
+            read.text("GENACE_WORKER_ID").orElseGet(WorkerConfig::defaultWorkerId),
+            read.hostPort("GENACE_STATUS_ADDR", DEFAULT_STATUS_ADDR),
+            read.text("GENACE_STATUS_TOKEN"),
+            read.seconds("GENACE_DRAIN_SECONDS", 0, 3600).orElse(DEFAULT_DRAIN),
+            read.seconds("GENACE_LEASE_SECONDS", 5, 3600).orElse(DEFAULT_LEASE),
+            read.integer("GENACE_MAX_DISPATCHES", 1, 1000).orElse(DEFAULT_MAX_DISPATCHES),
+            read.integer("GENACE_MAX_OPERATIONS", 1, 100_000).orElse(DEFAULT_MAX_OPERATIONS));
+    if (!config.temporalAddress().matches("[^\\s:]+:\\d{1,5}")) {
+      throw new IllegalArgumentException("TEMPORAL_ADDRESS must be host:port");
+    }
+    return config;
+  }
+
+  /** {@code host-pid}: unique per process, readable in leases and logs. */
+  static String defaultWorkerId() {
+    String host = Optional.ofNullable(System.getenv("HOSTNAME")).orElse("localhost");
+    try {
+      host = java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.net.UnknownHostException e) {
+      // keep the environment's host name
+    }
+    return host + "-" + ProcessHandle.current().pid();
+  }
+
+  /** Secrets are never printed. */
+  @Override
+  public String toString() {
+    return "WorkerConfig[temporal="
+        + temporalAddress
+        + "/"
+        + temporalNamespace
+        + ", database="
+        + databaseUrl
+        + ", genace="
+        + genaceBaseUrl
+        + ", workerId="
+        + workerId
+        + ", status="
+        + statusAddress
+        + "]";
+  }
+
+  private record Reader(Map<String, String> env) {
+
+    Optional<String> text(String name) {
+      return Optional.ofNullable(env.get(name)).map(String::trim).filter(v -> !v.isEmpty());
+    }
+
+    String required(String name) {
+      return text(name).orElseThrow(() -> new IllegalArgumentException(name + " is not set"));
+    }
+
+    DatabaseUrl databaseUrl(String name) {
+      try {
+        return DatabaseUrl.parse(required(name));
+      } catch (IllegalArgumentException e) {
+        throw e.getMessage().startsWith(name)
+            ? e
+            : new IllegalArgumentException(name + " is invalid: " + e.getMessage());
+      }
+    }
+
+    URI httpUrl(String name) {
+      String value = required(name);
+      try {
+        URI uri = URI.create(value);
+        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+            || uri.getHost() == null) {
+          throw new IllegalArgumentException("not an http(s) URL");
+        }
+        return uri;
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(name + " must be an http(s) URL");
+      }
+    }
+
+    InetSocketAddress hostPort(String name, String fallback) {
+      String value = text(name).orElse(fallback);
+      int colon = value.lastIndexOf(':');
+      try {
+        int port = Integer.parseInt(value.substring(colon + 1));
+        if (colon < 1 || port < 0 || port > 65535) {
+          throw new NumberFormatException();
+        }
+        return new InetSocketAddress(value.substring(0, colon), port);
+      } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
+        throw new IllegalArgumentException(name + " must be host:port, e.g. " + fallback);
+      }
+    }
+
+    Optional<Integer> integer(String name, int min, int max) {
+      return text(name)
+          .map(
+              value -> {
+                try {
+                  int parsed = Integer.parseInt(value);
+                  if (parsed < min || parsed > max) {
+                    throw new NumberFormatException();
+                  }
+                  return parsed;
+                } catch (NumberFormatException e) {
+                  throw new IllegalArgumentException(
+                      name + " must be a whole number from " + min + " to " + max);
+                }
+              });
+    }
+
+    Optional<Duration> seconds(String name, int min, int max) {
+      return integer(name, min, max).map(Duration::ofSeconds);
+    }
+
+    Optional<Boolean> bool(String name) {
+      return text(name)
+          .map(
+              value -> {
+                if (value.equalsIgnoreCase("true") || value.equals("1")) {
+                  return true;
+                }
+                if (value.equalsIgnoreCase("false") || value.equals("0")) {
+                  return false;
+                }
+                throw new IllegalArgumentException(name + " must be true or false");
+              });
+    }
+  }
+}

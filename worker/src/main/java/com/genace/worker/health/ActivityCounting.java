@@ -1,0 +1,58 @@
+package com.genace.worker.health;
+
+import com.genace.workflows.TaskQueues;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.temporal.activity.ActivityExecutionContext;
+import io.temporal.common.interceptors.ActivityInboundCallsInterceptor;
+import io.temporal.common.interceptors.ActivityInboundCallsInterceptorBase;
+import io.temporal.common.interceptors.WorkerInterceptorBase;
+
+/**
+ * Counts activities running on this worker (for readiness and {@code active_operations}) and the
+ * exceptions they throw: processing exceptions, kept apart from operations that end failed.
+ */
+public final class ActivityCounting extends WorkerInterceptorBase {
+
+  private final WorkerState state;
+  private final MeterRegistry registry;
+
+  public ActivityCounting(WorkerState state, MeterRegistry registry) {
+    this.state = state;
+    this.registry = registry;
+  }
+
+  @Override
+  public ActivityInboundCallsInterceptor interceptActivity(ActivityInboundCallsInterceptor next) {
+    return new ActivityInboundCallsInterceptorBase(next) {
+      private ActivityExecutionContext context;
+
+      @Override
+      public void init(ActivityExecutionContext context) {
+        this.context = context;
+        super.init(context);
+      }
+
+      @Override
+      public ActivityOutput execute(ActivityInput input) {
+        boolean dispatch = TaskQueues.DISPATCH.equals(context.getInfo().getActivityTaskQueue());
+        var counter = dispatch ? state.activeDispatches() : state.activeOperations();
+        counter.incrementAndGet();
+        try {
+          return super.execute(input);
+        } catch (RuntimeException e) {
+          registry
+              .counter(
+                  "genace_activity_exceptions",
+                  "activity",
+                  context.getInfo().getActivityType(),
+                  "exception",
+                  e.getClass().getSimpleName())
+              .increment();
+          throw e;
+        } finally {
+          counter.decrementAndGet();
+        }
+      }
+    };
+  }
+}

@@ -1,0 +1,58 @@
+package com.genace.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.genace.worker.config.WorkerConfig;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class WorkerConfigTest {
+
+  private static Map<String, String> minimal() {
+    Map<String, String> env = new HashMap<>();
+    env.put("DATABASE_URL", "postgresql://app:db-pass@db.internal:5432/genace");
+    env.put("GENACE_BASE_URL", "https://api.genace.example");
+    env.put("GENACE_API_KEY", "sk-secret");
+    return env;
+  }
+
+  @Test
+  void defaults_follow_the_brief() {
+    WorkerConfig config = WorkerConfig.fromEnvironment(minimal());
+
+    assertThat(config.temporalAddress()).isEqualTo("127.0.0.1:7233");
+    assertThat(config.temporalNamespace()).isEqualTo("default");
+    assertThat(config.statusAddress().getPort()).isEqualTo(8686);
+    assertThat(config.leaseDuration()).isEqualTo(Duration.ofSeconds(45));
+    assertThat(config.workerId()).endsWith("-" + ProcessHandle.current().pid());
+    assertThat(config.toString()).doesNotContain("sk-secret").doesNotContain("db-pass");
+  }
+
+  @Test
+  void each_missing_or_malformed_setting_is_named() {
+    assertMessage("DATABASE_URL", null, "DATABASE_URL is not set");
+    assertMessage("DATABASE_URL", "mysql://x", "DATABASE_URL is invalid");
+    assertMessage("GENACE_BASE_URL", "ftp://x", "GENACE_BASE_URL must be an http(s) URL");
+    assertMessage("GENACE_API_KEY", " ", "GENACE_API_KEY is not set");
+    assertMessage("GENACE_STATUS_ADDR", "nowhere", "GENACE_STATUS_ADDR must be host:port");
+    assertMessage("GENACE_DRAIN_SECONDS", "soon", "GENACE_DRAIN_SECONDS must be a whole number");
+    assertMessage("TEMPORAL_ADDRESS", "localhost", "TEMPORAL_ADDRESS must be host:port");
+    assertMessage("TEMPORAL_TLS", "maybe", "TEMPORAL_TLS must be true or false");
+  }
+
+  private static void assertMessage(String variable, String value, String message) {
+    Map<String, String> env = minimal();
+    if (value == null) {
+      env.remove(variable);
+    } else {
+      env.put(variable, value);
+    }
+    assertThatThrownBy(() -> WorkerConfig.fromEnvironment(env))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(message)
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("db-pass", "sk-secret"));
+  }
+}

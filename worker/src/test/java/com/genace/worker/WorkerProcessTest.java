@@ -1,0 +1,292 @@
+package com.genace.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.genace.controls.WorkerControls;
+import com.genace.db.DatabaseUrl;
+import com.genace.ledger.OperationRow;
+import com.genace.ledger.OperationsLedger;
+import com.genace.model.Phase;
+import com.genace.simulator.GenaceSimulator;
+import com.genace.testing.DatabaseExtension;
+import com.genace.testing.TestDatabase;
+import com.genace.worker.config.WorkerConfig;
+import com.genace.worker.health.Readiness;
+import com.genace.workflows.GenerationClient;
+import com.genace.workflows.GenerationRequest;
+import io.temporal.testing.TestWorkflowEnvironment;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The worker process from the outside: its endpoints, pause, database outage, drain, capacity and
+ * an upstream timeout (the seed's readiness acceptance tests), on the Temporal test server, a real
+ * PostgreSQL and the simulator.
+ */
+@ExtendWith(DatabaseExtension.class)
+class WorkerProcessTest {
+
+  static final String API_KEY = "sk-live-very-secret";
+  static final String TOKEN = "status-token-123";
+
+  @TempDir Path artifacts;
+  private final HttpClient http = HttpClient.newHttpClient();
+  private TestWorkflowEnvironment temporal;
+  private GenaceSimulator simulator;
+  private WorkerProcess process;
+  private GenerationClient client;
+  private OperationsLedger ledger;
+
+  @BeforeEach
+  void setUp(DataSource db) {
+    temporal = TestWorkflowEnvironment.newInstance();
+    GenerationHarness.registerSearchAttributes(temporal);
+    simulator = GenerationHarness.simulator();
+    client = new GenerationClient(temporal.getWorkflowClient());
+    ledger = new OperationsLedger(db);
+  }
+
+  @AfterEach
+  void tearDown() {
+    if (process != null) {
+      process.close();
+    }
+    temporal.close();
+    simulator.close();
+  }
+
+  private Map<String, String> environment(String databaseUrl) {
+    Map<String, String> env = new HashMap<>();
+    env.put("DATABASE_URL", databaseUrl);
+    env.put("GENACE_BASE_URL", simulator.baseUrl().toString());
+    env.put("GENACE_API_KEY", GenerationHarness.API_KEY);
+    env.put("GENACE_ARTIFACT_DIR", artifacts.toString());
+    env.put("GENACE_WORKER_ID", "worker-under-test");
+    env.put("GENACE_STATUS_ADDR", "127.0.0.1:0");
+    env.put("GENACE_STATUS_TOKEN", TOKEN);
+    env.put("GENACE_DRAIN_SECONDS", "1");
+    env.put("GENACE_LEASE_SECONDS", "5");
+    return env;
+  }
+
+  private static String databaseUrl(int port) {
+    DatabaseUrl url = TestDatabase.url();
+    String jdbc = url.jdbcUrl().replaceFirst("//[^/]+/", "//127.0.0.1:" + port + "/");
+    return jdbc
+        + (jdbc.contains("?") ? "&" : "?")
+        + url.user().map(u -> "user=" + u).orElse("")
+        + url.password().map(p -> "&password=" + p).orElse("");
+  }
+
+  private static String testDatabaseUrl() {
+    String jdbc = TestDatabase.url().jdbcUrl();
+    int port = URI.create(jdbc.substring("jdbc:".length())).getPort();
+    return databaseUrl(port);
+  }
+
+  private WorkerProcess start(Map<String, String> env) throws Exception {
+    process =
+        new WorkerProcess(
+            WorkerConfig.fromEnvironment(env),
+            registry -> temporal.getWorkflowServiceStubs(),
+            Clock.systemUTC());
+    process.start();
+    return process;
+  }
+
+  private HttpResponse<String> get(String path, String token) throws Exception {
+    InetSocketAddress address = process.statusServer().address();
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + address.getPort() + path))
+            .timeout(Duration.ofSeconds(5));
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpResponse<String> post(String path, String token) throws Exception {
+    InetSocketAddress address = process.statusServer().address();
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + address.getPort() + path))
+            .POST(HttpRequest.BodyPublishers.noBody());
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private Readiness readiness() {
+    return process.state().readiness();
+  }
+
+  @Test
+  void probes_answer_from_memory_and_the_status_document_is_protected_and_free_of_secrets()
+      throws Exception {
+    Map<String, String> env = environment(testDatabaseUrl());
+    env.put("GENACE_API_KEY", GenerationHarness.API_KEY);
+    start(env);
+
+    assertThat(get("/livez", null).statusCode()).isEqualTo(200);
+    assertThat(get("/startupz", null).statusCode()).isEqualTo(200);
+    assertThat(get("/readyz", null).statusCode()).isEqualTo(200);
+    assertThat(get("/status", null).statusCode()).isEqualTo(401);
+    assertThat(get("/status", "wrong").statusCode()).isEqualTo(401);
+
+    HttpResponse<String> status = get("/status", TOKEN);
+    assertThat(status.statusCode()).isEqualTo(200);
+    assertThat(status.body())
+        .contains("\"process\":\"alive\"")
+        .contains("\"accepting_dispatch\":true")
+        .contains("\"accepting_observation\":true")
+        .contains("\"reason\":\"ready\"")
+        .contains("\"active_operations\":0")
+        .contains("\"worker_id\":\"worker-under-test\"")
+        .doesNotContain(GenerationHarness.API_KEY)
+        .doesNotContain(TOKEN);
+    await()
+        .untilAsserted(
+            () ->
+                assertThat(get("/metrics", null).body())
+                    .contains("genace_operations{phase=\"pending\",}")
+                    .contains("genace_accepting_dispatch"));
+    assertThat(simulator.stats().postsTotal()).as("probes never create renders").isZero();
+  }
+
+  @Test
+  void a_fleet_pause_stops_dispatch_polling_until_resumed_while_observation_stays_ready()
+      throws Exception {
+    start(environment(testDatabaseUrl()));
+    WorkerControls controls = new WorkerControls(TestDatabase.dataSource());
+
+    controls.pauseDispatch("alice", "provider incident");
+    await().until(() -> !readiness().acceptingDispatch());
+    assertThat(readiness()).isEqualTo(new Readiness(false, true, "dispatch_paused"));
+    assertThat(get("/readyz", null).statusCode()).isEqualTo(200);
+    assertThat(get("/status", TOKEN).body()).contains("provider incident");
+
+    client.start(new GenerationRequest("op-paused", "image-v1", "{\"prompt\":\"fox\"}"));
+    await().until(() -> ledger.find("op-paused").isPresent());
+    Thread.sleep(3000); // long enough for a POST to have happened, were dispatch polled
+    assertThat(simulator.stats().postsFor("op-paused")).isZero();
+    assertThat(ledger.get("op-paused").phase()).isEqualTo(Phase.PENDING);
+    assertThat(process.dispatchPollingSuspended()).isTrue();
+    assertThat(ledger.history("op-paused"))
+        .as("the dispatch activity never even ran")
+        .extracting(t -> t.event())
+        .containsExactly("created");
+
+    controls.resumeDispatch("alice", "over");
+    assertThat(client.awaitResult("op-paused", Duration.ofMinutes(1)).phase())
+        .isEqualTo(Phase.DELIVERED);
+    assertThat(simulator.stats().postsFor("op-paused")).isEqualTo(1);
+  }
+
+  @Test
+  void the_admin_endpoint_pauses_this_worker_only_with_the_token() throws Exception {
+    start(environment(testDatabaseUrl()));
+
+    assertThat(post("/admin/pause-dispatch?reason=deploy", null).statusCode()).isEqualTo(401);
+    assertThat(readiness().acceptingDispatch()).isTrue();
+    assertThat(post("/admin/pause-dispatch?reason=deploy", TOKEN).statusCode()).isEqualTo(200);
+    assertThat(readiness()).isEqualTo(new Readiness(false, true, "dispatch_paused"));
+    assertThat(new WorkerControls(TestDatabase.dataSource()).dispatchPause()).isEmpty();
+    assertThat(post("/admin/resume-dispatch", TOKEN).statusCode()).isEqualTo(200);
+    assertThat(readiness().acceptingDispatch()).isTrue();
+  }
+
+  @Test
+  void a_database_outage_makes_the_worker_unready_but_never_kills_liveness() throws Exception {
+    String jdbc = TestDatabase.url().jdbcUrl();
+    int port = URI.create(jdbc.substring("jdbc:".length())).getPort();
+    try (TcpProxy proxy = new TcpProxy(new InetSocketAddress("127.0.0.1", port))) {
+      start(environment(databaseUrl(proxy.port())));
+      assertThat(readiness().acceptingDispatch()).isTrue();
+
+      proxy.cut();
+      await().atMost(Duration.ofSeconds(45)).until(() -> !readiness().acceptingObservation());
+
+      assertThat(readiness()).isEqualTo(new Readiness(false, false, "ledger_unavailable"));
+      assertThat(get("/readyz", null).statusCode()).isEqualTo(503);
+      assertThat(get("/livez", null).statusCode()).isEqualTo(200);
+      assertThat(get("/status", TOKEN).body()).contains("\"ok\":false");
+
+      proxy.restore();
+      await().atMost(Duration.ofSeconds(45)).until(() -> readiness().acceptingDispatch());
+      assertThat(get("/readyz", null).statusCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void exhausted_dispatch_capacity_makes_dispatch_unready_while_observation_stays_ready()
+      throws Exception {
+    Map<String, String> env = environment(testDatabaseUrl());
+    env.put("GENACE_MAX_DISPATCHES", "1");
+    start(env);
+    simulator.setFaults(simulator.faults().withLatencyMs(3000));
+
+    client.start(new GenerationRequest("op-slow", "image-v1", "{\"prompt\":\"fox\"}"));
+    await().until(() -> process.state().activeDispatches().get() == 1);
+
+    assertThat(readiness()).isEqualTo(new Readiness(false, true, "capacity_exhausted"));
+    assertThat(get("/readyz", null).statusCode()).isEqualTo(200);
+    simulator.setFaults(simulator.faults().withLatencyMs(0));
+    assertThat(client.awaitResult("op-slow", Duration.ofMinutes(1)).phase())
+        .isEqualTo(Phase.DELIVERED);
+  }
+
+  @Test
+  void an_upstream_read_timeout_touches_neither_liveness_nor_readiness() throws Exception {
+    Map<String, String> env = environment(testDatabaseUrl());
+    env.put("GENACE_READ_TIMEOUT_SECONDS", "1");
+    start(env);
+    simulator.setFaults(simulator.faults().withLatencyMs(2500));
+
+    client.start(new GenerationRequest("op-timeout", "image-v1", "{\"prompt\":\"fox\"}"));
+    OperationRow row =
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> ledger.get("op-timeout"), r -> r.phase() == Phase.IN_REVIEW);
+
+    assertThat(row.reviewReason()).contains("post_outcome_unknown");
+    assertThat(get("/livez", null).statusCode()).isEqualTo(200);
+    assertThat(readiness()).isEqualTo(new Readiness(true, true, "ready"));
+  }
+
+  @Test
+  void drain_puts_a_post_still_in_flight_in_review_and_never_makes_it_dispatchable()
+      throws Exception {
+    start(environment(testDatabaseUrl()));
+    simulator.setFaults(simulator.faults().withLatencyMs(6000));
+    client.start(new GenerationRequest("op-drain", "image-v1", "{\"prompt\":\"fox\"}"));
+    await().until(() -> !process.state().postsInFlight().isEmpty());
+
+    CompletableFuture<Void> drained = CompletableFuture.runAsync(process::drain);
+    await().until(() -> readiness().reason().equals("draining"));
+    drained.get();
+
+    OperationRow row = ledger.get("op-drain");
+    assertThat(row.phase()).isEqualTo(Phase.IN_REVIEW);
+    assertThat(row.reviewReason()).contains("drained_during_post");
+    await().atMost(Duration.ofSeconds(30)).until(() -> simulator.stats().postsFor("op-drain") == 1);
+    assertThat(ledger.claim("op-drain", "another-worker", com.genace.model.NextAction.DISPATCH))
+        .isInstanceOf(com.genace.ledger.ClaimResult.NotAcquired.class);
+    assertThat(simulator.stats().postsFor("op-drain")).isEqualTo(1);
+  }
+}
