@@ -223,6 +223,8 @@ public final class WorkerProcess implements AutoCloseable {
         dispatchWorker.resumePolling();
         log.info("dispatch polling resumed");
       } else if (!readiness.acceptingDispatch() && !dispatchWorker.isSuspended()) {
+        // A poll already waiting on the server may still bring one task: the dispatch gate
+        // (WorkerState.closedReason) stops its POST.
         dispatchWorker.suspendPolling();
         log.info("dispatch polling suspended: {}", readiness.reason());
       }
