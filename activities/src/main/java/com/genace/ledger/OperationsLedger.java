@@ -67,7 +67,7 @@ public final class OperationsLedger {
     long created =
         jdbc.queryOne(
                 LedgerStatements.CREATE,
-                List.of(operation.operationId(), operation.model(), input),
+                List.of(operation.operationId(), operation.model(), input, operation.account()),
                 rs -> rs.getLong("created"))
             .orElseThrow();
     return created == 1;
@@ -410,7 +410,8 @@ public final class OperationsLedger {
         Jdbc.text(rs, "delivery_manifest"),
         Jdbc.text(rs, "failure_reason"),
         Jdbc.instant(rs, "created_at").orElseThrow(),
-        Jdbc.instant(rs, "updated_at").orElseThrow());
+        Jdbc.instant(rs, "updated_at").orElseThrow(),
+        rs.getString("account"));
   }
 
   private static TransitionRow transition(ResultSet rs) throws SQLException {

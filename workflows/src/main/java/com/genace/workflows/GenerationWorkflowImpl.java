@@ -149,6 +149,10 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
                 Duration.ofMillis(Math.max(1000, dispatched.retryAfterMillis())),
                 "rate limited by Genace");
         case PAUSED -> waitBeforeDispatch(PAUSED_RECHECK_INTERVAL, "dispatch paused");
+        case ALLOWANCE_EXHAUSTED ->
+            waitBeforeDispatch(
+                Duration.ofMillis(Math.max(1000, dispatched.retryAfterMillis())),
+                "waiting for allowance (" + dispatched.detail() + ")");
         case UNKNOWN, IN_REVIEW -> {
           return openReview(
               dispatched.outcome() == DispatchOutcome.UNKNOWN
