@@ -14,6 +14,7 @@ import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.WriteResult;
 import com.genace.model.NextAction;
+import io.micrometer.core.instrument.Metrics;
 import io.temporal.failure.ApplicationFailure;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -105,6 +106,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     log.info("POST for operation {} (revision {})", operationId, lease.revision());
     listener.sending(lease);
     CreateOutcome outcome = genace.create(request);
+    Metrics.counter("genace_post_outcomes", "outcome", outcomeName(outcome)).increment();
     try {
       allowance.settle(operationId, mayHaveCreatedJob(outcome));
       return record(lease, outcome);
@@ -148,6 +150,19 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     }
     ledger.openReview(lease, "post_outcome_unknown", outcome.describe());
     return DispatchResult.of(DispatchOutcome.UNKNOWN, outcome.describe());
+  }
+
+  private static String outcomeName(CreateOutcome outcome) {
+    if (outcome instanceof CreateOutcome.Accepted) {
+      return "accepted";
+    } else if (outcome instanceof CreateOutcome.Refused) {
+      return "refused";
+    } else if (outcome instanceof CreateOutcome.RateLimited) {
+      return "rate_limited";
+    } else if (outcome instanceof CreateOutcome.NotSent) {
+      return "not_sent";
+    }
+    return "unknown";
   }
 
   /** Whether the render may be charged: the job was accepted, or the outcome is unknown. */

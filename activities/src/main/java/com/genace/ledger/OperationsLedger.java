@@ -6,6 +6,7 @@ import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
 import com.genace.model.ReviewDecision;
+import io.micrometer.core.instrument.Metrics;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -331,6 +332,7 @@ public final class OperationsLedger {
   }
 
   private static void logDenied(FencedWrite write, Lease lease) {
+    Metrics.counter("genace_lease_denials", "write", write.event()).increment();
     log.warn(
         "{} denied for operation {}: lease of {} at revision {} for {} is no longer valid",
         write.event(),

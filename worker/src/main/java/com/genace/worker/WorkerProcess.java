@@ -394,5 +394,6 @@ public final class WorkerProcess implements AutoCloseable {
     factory.shutdownNow();
     statusServer.close();
     database.close();
+    metrics.close();
   }
 }

@@ -196,6 +196,9 @@ class WorkerProcessTest {
     assertThat(client.awaitResult("op-paused", Duration.ofMinutes(1)).phase())
         .isEqualTo(Phase.DELIVERED);
     assertThat(simulator.stats().postsFor("op-paused")).isEqualTo(1);
+    assertThat(get("/metrics", null).body())
+        .contains("genace_post_outcomes_total{outcome=\"accepted\",} 1.0")
+        .contains("genace_polls_total{result=\"succeeded\",} 1.0");
   }
 
   @Test
