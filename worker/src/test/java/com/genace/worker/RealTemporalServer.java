@@ -22,6 +22,7 @@ import io.temporal.worker.WorkerOptions;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -122,18 +123,22 @@ final class RealTemporalServer implements AutoCloseable {
       SEARCH_ATTRIBUTES.forEach(
           (name, type) -> {
             if (registered.get(name) != type) {
+              String cliType = type.name().substring("INDEXED_VALUE_TYPE_".length());
+              cliType = cliType.charAt(0) + cliType.substring(1).toLowerCase(Locale.ROOT);
               throw new IllegalStateException(
                   "search attribute "
                       + name
                       + " is not registered as "
-                      + type
+                      + cliType
                       + " on namespace "
                       + NAMESPACE
                       + " (found "
                       + registered.get(name)
-                      + "); start the server with --search-attribute "
+                      + "): start the server with scripts/temporal-dev.sh, or run temporal"
+                      + " operator search-attribute create --name "
                       + name
-                      + "=...");
+                      + " --type "
+                      + cliType);
             }
           });
     } finally {

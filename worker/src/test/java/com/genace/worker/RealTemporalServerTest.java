@@ -30,7 +30,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -59,10 +59,13 @@ class RealTemporalServerTest {
   @TempDir static Path artifacts;
   private static RealTemporalServer server;
 
-  @BeforeAll
-  static void connect() {
-    String address = required(RealTemporalServer.ADDRESS_VARIABLE, "the real Temporal server");
-    server = RealTemporalServer.connect(address, artifacts);
+  /** Per test, so that a missing server shows as each test skipped (or failed in CI). */
+  @BeforeEach
+  void connect() {
+    if (server == null) {
+      String address = required(RealTemporalServer.ADDRESS_VARIABLE, "the real Temporal server");
+      server = RealTemporalServer.connect(address, artifacts);
+    }
   }
 
   @AfterAll
