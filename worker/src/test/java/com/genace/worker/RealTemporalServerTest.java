@@ -2,6 +2,7 @@ package com.genace.worker;
 
 import static com.genace.worker.GenerationHarness.request;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -181,6 +182,15 @@ class RealTemporalServerTest {
         .startsWith("**in_review**")
         .contains("post_outcome_unknown");
 
+    // The update refuses an incomplete decision synchronously; the signal then resolves it.
+    assertThatThrownBy(
+            () ->
+                cli.update(
+                    workflowId,
+                    "resolve",
+                    "{\"decision\":\"abandon\",\"reason\":\"\",\"resolvedBy\":\"cli\"}"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("a reason is required");
     String job = server.simulator.jobsForOperation(id).get(0);
     cli.signal(
         workflowId,

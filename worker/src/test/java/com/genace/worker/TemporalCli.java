@@ -65,6 +65,25 @@ final class TemporalCli {
     run("workflow", "signal", "--workflow-id", workflowId, "--name", name, "--input", inputJson);
   }
 
+  /**
+   * {@code temporal workflow update execute -w ID --name NAME --input JSON}: the update's result.
+   *
+   * @throws IllegalStateException with the CLI's error when the workflow refuses the update
+   */
+  String update(String workflowId, String name, String inputJson)
+      throws IOException, InterruptedException {
+    return run(
+        "workflow",
+        "update",
+        "execute",
+        "--workflow-id",
+        workflowId,
+        "--name",
+        name,
+        "--input",
+        inputJson);
+  }
+
   private String run(String... command) throws IOException, InterruptedException {
     List<String> args = new ArrayList<>(List.of(binary));
     args.addAll(List.of(command));
