@@ -1,6 +1,8 @@
 package com.genace.ops;
 
 import com.genace.ops.db.DbCommand;
+import com.genace.ops.demo.DemoCommand;
+import com.genace.ops.dev.DevCommand;
 import com.genace.ops.operations.OpsCommand;
 import com.genace.ops.simulator.SimulatorCommand;
 import com.genace.ops.submit.SubmitCommand;
@@ -19,6 +21,8 @@ import picocli.CommandLine.Command;
     version = "genace 0.1.0",
     description = "Runs paid Genace generation operations safely on Temporal.",
     subcommands = {
+      DemoCommand.class,
+      DevCommand.class,
       SubmitCommand.class,
       OpsCommand.class,
       DbCommand.class,
