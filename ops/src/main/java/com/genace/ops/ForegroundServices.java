@@ -50,7 +50,7 @@ public final class ForegroundServices implements AutoCloseable {
       try {
         service.close();
       } catch (Exception e) {
-        System.err.println("genace: could not stop " + service + ": " + e.getMessage());
+        System.err.println("genace: while stopping: " + e);
       }
     }
   }

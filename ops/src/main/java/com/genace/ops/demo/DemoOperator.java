@@ -88,12 +88,12 @@ final class DemoOperator {
     story.accept(
         "review: "
             + id
-            + " — "
+            + ": "
             + explain(why, detail)
             + "; operator "
             + (job == null
-                ? "found nothing on Genace → resolved not_submitted (dispatch again)"
-                : "found " + job + " on Genace → resolved found_remote_job"));
+                ? "found nothing on Genace -> resolved not_submitted (dispatch again)"
+                : "found " + job + " on Genace -> resolved found_remote_job"));
   }
 
   /** A review's cause in an operator's words. */

@@ -191,7 +191,7 @@ record DemoReport(
   private static String story(Outcome outcome) {
     List<String> parts = new ArrayList<>();
     for (String decision : outcome.reviews()) {
-      parts.add("review → " + decision);
+      parts.add("review -> " + decision);
     }
     if (outcome.failure() != null) {
       parts.add("failed: " + outcome.failure());

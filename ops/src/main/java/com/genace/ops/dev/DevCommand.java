@@ -101,6 +101,8 @@ public final class DevCommand implements Runnable {
     PrintWriter err = spec.commandLine().getErr();
     try (ForegroundServices services = new ForegroundServices()) {
       Path home = Files.createTempDirectory("genace-dev-");
+      // Everything here (log, artifacts) belongs to a stack that is gone once this exits.
+      services.add(() -> deleteRecursively(home));
       String temporalAddress;
       String webUi = null;
       if (cli.isPresent()) {
@@ -147,7 +149,7 @@ public final class DevCommand implements Runnable {
                   : "   Web UI: " + webUi));
       out.println("Simulator: " + simulator.baseUrl() + " (any non-blank API key is accepted)");
       SimulatorCommand.describeEndpoints(out, simulator.baseUrl().toString(), "           ");
-      out.println("Files:     " + home);
+      out.println("Files:     " + home + " (removed on exit)");
       out.println("Press Ctrl-C to stop everything.");
       out.flush();
       services.awaitStop();
@@ -178,6 +180,20 @@ public final class DevCommand implements Runnable {
       throw new IllegalStateException(
           e.getMessage() + " (" + e.getCause().getMessage() + "); choose another --simulator-port",
           e.getCause());
+    }
+  }
+
+  /**
+   * Best effort: a worker running as another user may have written artifacts here that this user
+   * cannot remove (the launcher, which started this as that unprivileged user, removes them).
+   */
+  private static void deleteRecursively(Path root) {
+    try (java.util.stream.Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    } catch (IOException | UncheckedIOException e) {
+      // Left for the system's temporary-file cleanup.
     }
   }
 

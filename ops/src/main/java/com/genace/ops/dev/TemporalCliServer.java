@@ -103,8 +103,8 @@ final class TemporalCliServer implements AutoCloseable {
                 + address
                 + " within "
                 + STARTUP_TIMEOUT.toSeconds()
-                + " s; see "
-                + log);
+                + " s; its log ends with: "
+                + tail(log));
       }
       sleep(Duration.ofMillis(300));
     }
