@@ -92,6 +92,18 @@ class OpsInspectionCommandsTest {
   }
 
   @Test
+  void an_unreachable_database_fails_without_showing_the_password() {
+    CliRunner.Result result =
+        CliRunner.run(
+            Map.of("DATABASE_URL", "postgresql://u:s3cret@127.0.0.1:1/db"), "ops", "list");
+
+    assertThat(result.exitCode()).isEqualTo(1);
+    assertThat(result.err())
+        .startsWith("genace: error: database jdbc:postgresql://127.0.0.1:1/db (user u)")
+        .doesNotContain("s3cret");
+  }
+
+  @Test
   void list_against_an_unmigrated_database_says_to_migrate() throws Exception {
     try (var connection = TestDatabase.dataSource().getConnection();
         var statement = connection.createStatement()) {

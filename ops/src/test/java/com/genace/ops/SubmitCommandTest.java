@@ -124,6 +124,16 @@ class SubmitCommandTest {
   }
 
   @Test
+  void a_dispatch_timeout_out_of_range_is_a_usage_error() {
+    CliRunner.Result result =
+        CliRunner.run(
+            stack.env(), "submit", "--model", "m", "--input", "{}", "--dispatch-timeout", "0");
+
+    assertThat(result.exitCode()).isEqualTo(2);
+    assertThat(result.err()).contains("--dispatch-timeout must be between 1 and 1800 seconds");
+  }
+
+  @Test
   void a_missing_model_is_a_usage_error() {
     CliRunner.Result result = CliRunner.run(stack.env(), "submit", "--input", "{}");
 
