@@ -10,6 +10,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -21,8 +27,8 @@ import picocli.CommandLine.Option;
  *
  * <ol>
  *   <li>start the stack ({@link DemoStack}) and submit N operations through the client API;
- *   <li>until all have ended: let the operator resolve open reviews ({@link DemoOperator}) and show
- *       the count per phase;
+ *   <li>until all have ended: an operator thread resolves open reviews ({@link DemoOperator}) while
+ *       this one shows the count per phase;
  *   <li>report from the ledger and from what the simulator saw ({@link DemoReport}); exit 1 if any
  *       operation was POSTed twice without an operator's say-so.
  * </ol>
@@ -42,6 +48,8 @@ public final class DemoCommand implements Callable<Integer> {
 
   static final int MAX_OPERATIONS = 1000;
   static final Duration TICK = Duration.ofMillis(200);
+  static final Duration OPERATOR_INTERVAL = Duration.ofMillis(250);
+  static final int SUBMITTERS = 8;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -97,26 +105,27 @@ public final class DemoCommand implements Callable<Integer> {
               + "). An operator watches for reviews.");
       DemoOperator operator =
           new DemoOperator(stack.ledger, stack.simulator, stack.client, screen::event);
-      long deadline = started + timeout().toNanos();
-      while (true) {
-        operator.tick(operations);
-        Map<Phase, Long> counts = stack.ledger.countByPhase();
-        long ended = ended(counts);
-        screen.status(status(counts, started), ended == operations);
-        if (ended == operations) {
-          break;
-        }
-        if (System.nanoTime() > deadline) {
-          screen.finish();
-          throw new IllegalStateException(
-              "the demo did not finish within "
-                  + timeout().toSeconds()
-                  + " s; operations per phase: "
-                  + counts);
-        }
-        Thread.sleep(TICK.toMillis());
+      ScheduledExecutorService operatorThread =
+          Executors.newSingleThreadScheduledExecutor(
+              runnable -> new Thread(runnable, "demo-operator"));
+      operatorThread.scheduleWithFixedDelay(
+          () -> {
+            try {
+              operator.tick(operations);
+            } catch (RuntimeException e) {
+              // Reported, and tried again at the next look: an operator does not give up.
+              screen.event("operator: could not look at the reviews: " + e.getMessage());
+            }
+          },
+          0,
+          OPERATOR_INTERVAL.toMillis(),
+          TimeUnit.MILLISECONDS);
+      try {
+        awaitAllEnded(stack, screen, started);
+      } finally {
+        operatorThread.shutdownNow();
+        operatorThread.awaitTermination(10, TimeUnit.SECONDS);
       }
-      screen.finish();
       long elapsedMs = (System.nanoTime() - started) / 1_000_000;
       DemoReport report = DemoReport.collect(ids, stack.ledger, stack.simulator, elapsedMs);
       if (json) {
@@ -141,14 +150,51 @@ public final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  private List<String> submit(DemoStack stack) {
+  /** Shows the count per phase until every operation has ended, or fails after the timeout. */
+  private void awaitAllEnded(DemoStack stack, Screen screen, long started)
+      throws InterruptedException {
+    long deadline = started + timeout().toNanos();
+    while (true) {
+      Map<Phase, Long> counts = stack.ledger.countByPhase();
+      long ended = ended(counts);
+      screen.status(status(counts, started), ended == operations);
+      if (ended == operations) {
+        screen.finish();
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        screen.finish();
+        throw new IllegalStateException(
+            "the demo did not finish within "
+                + timeout().toSeconds()
+                + " s; operations per phase: "
+                + counts);
+      }
+      Thread.sleep(TICK.toMillis());
+    }
+  }
+
+  /** Starts the operations from a few threads, as several application instances would. */
+  private List<String> submit(DemoStack stack) throws InterruptedException {
     int width = Math.max(2, Integer.toString(operations).length());
     List<String> ids = new ArrayList<>();
+    List<Callable<Object>> starts = new ArrayList<>();
     for (int i = 1; i <= operations; i++) {
       String id = String.format("demo-%0" + width + "d", i);
-      stack.client.start(
-          new GenerationRequest(id, "image-v1", "{\"prompt\":\"demo render " + i + "\"}"));
+      String input = "{\"prompt\":\"demo render " + i + "\"}";
       ids.add(id);
+      starts.add(() -> stack.client.start(new GenerationRequest(id, "image-v1", input)));
+    }
+    ExecutorService submitters = Executors.newFixedThreadPool(SUBMITTERS);
+    try {
+      for (Future<Object> start : submitters.invokeAll(starts)) {
+        start.get();
+      }
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(
+          "could not start an operation: " + e.getCause().getMessage(), e.getCause());
+    } finally {
+      submitters.shutdownNow();
     }
     return ids;
   }

@@ -46,6 +46,7 @@ record DemoReport(
       String failure) {}
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int MAX_FAILURES_LISTED = 5;
 
   static DemoReport collect(
       List<String> operationIds, OperationsLedger ledger, GenaceSimulator genace, long elapsedMs) {
@@ -161,31 +162,38 @@ record DemoReport(
         "  reviews      %4d   opened (outcome of the POST unknown), %d resolved by the operator%n",
         uncertainOpened, uncertainResolved);
     out.printf(
-        "  POSTs        %4d   sent to Genace: %d created a job (%d of them lost their response),"
-            + " %d answered 429 and sent again later%n",
-        postsSent, jobsCreated, responsesLost, rateLimitedPosts);
+        "  POSTs        %4d   sent to Genace: %d created a job (%d of them lost their response);"
+            + " %d created nothing (answered 429 or 503) and were sent again later%n",
+        postsSent, jobsCreated, responsesLost, postsSent - jobsCreated);
     out.printf(
         "  duplicates   %4d   POSTs not explained by a 429 or an operator's not_submitted;"
             + " %d duplicate renders%n",
         duplicatePosts, duplicateRenders);
-    List<Outcome> notable =
-        outcomes.stream().filter(o -> !o.reviews().isEmpty() || o.failure() != null).toList();
-    if (notable.isEmpty()) {
+    List<Outcome> reviewed = outcomes.stream().filter(o -> !o.reviews().isEmpty()).toList();
+    List<Outcome> failedOnly =
+        outcomes.stream().filter(o -> o.reviews().isEmpty() && o.failure() != null).toList();
+    if (reviewed.isEmpty() && failedOnly.isEmpty()) {
       return;
     }
     out.println();
     out.println("Operations worth a look:");
     out.printf(
         "  %-10s %-10s %-28s %5s  %s%n", "OPERATION", "PHASE", "REMOTE JOB", "POSTS", "STORY");
-    for (Outcome outcome : notable) {
-      out.printf(
-          "  %-10s %-10s %-28s %5d  %s%n",
-          outcome.operationId(),
-          outcome.phase(),
-          outcome.remoteJobId() == null ? "-" : outcome.remoteJobId(),
-          outcome.posts(),
-          story(outcome));
+    reviewed.forEach(outcome -> printOutcome(out, outcome));
+    failedOnly.stream().limit(MAX_FAILURES_LISTED).forEach(outcome -> printOutcome(out, outcome));
+    if (failedOnly.size() > MAX_FAILURES_LISTED) {
+      out.printf("  ... and %d more failed renders%n", failedOnly.size() - MAX_FAILURES_LISTED);
     }
+  }
+
+  private static void printOutcome(PrintWriter out, Outcome outcome) {
+    out.printf(
+        "  %-10s %-10s %-28s %5d  %s%n",
+        outcome.operationId(),
+        outcome.phase(),
+        outcome.remoteJobId() == null ? "-" : outcome.remoteJobId(),
+        outcome.posts(),
+        story(outcome));
   }
 
   private static String story(Outcome outcome) {
