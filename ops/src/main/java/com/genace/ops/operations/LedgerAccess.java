@@ -45,6 +45,14 @@ final class LedgerAccess implements AutoCloseable {
       throw e;
     } catch (LedgerException e) {
       String message = e.getMessage();
+      Throwable root = e;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
+      }
+      // The pool's "connection is not available" hides why; the driver's message says it.
+      if (root != e && root.getMessage() != null && !message.contains(root.getMessage())) {
+        message = message + " (" + root.getMessage() + ")";
+      }
       String hint =
           message != null && message.contains("does not exist")
               ? " (run ./genace db migrate first)"
