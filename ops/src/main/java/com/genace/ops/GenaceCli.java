@@ -6,6 +6,7 @@ import com.genace.ops.dev.DevCommand;
 import com.genace.ops.operations.OpsCommand;
 import com.genace.ops.simulator.SimulatorCommand;
 import com.genace.ops.submit.SubmitCommand;
+import com.genace.ops.worker.WorkerCommand;
 import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
 import picocli.CommandLine;
@@ -23,6 +24,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       DemoCommand.class,
       DevCommand.class,
+      WorkerCommand.class,
       SubmitCommand.class,
       OpsCommand.class,
       DbCommand.class,
