@@ -15,6 +15,7 @@ import com.genace.review.ReviewOpened;
 import com.genace.review.ReviewResolution;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
+import io.temporal.common.SearchAttributeUpdate;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Workflow;
@@ -312,14 +313,13 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
 
   private void setPhase(Phase next, String details) {
     phase = next;
-    List<io.temporal.common.SearchAttributeUpdate<?>> updates = new ArrayList<>();
+    List<SearchAttributeUpdate<?>> updates = new ArrayList<>();
     updates.add(GenerationSearchAttributes.PHASE.valueSet(next.wire()));
     updates.add(GenerationSearchAttributes.NEEDS_REVIEW.valueSet(next == Phase.IN_REVIEW));
     if (remoteJobId != null) {
       updates.add(GenerationSearchAttributes.REMOTE_JOB_ID.valueSet(remoteJobId));
     }
-    Workflow.upsertTypedSearchAttributes(
-        updates.toArray(new io.temporal.common.SearchAttributeUpdate<?>[0]));
+    Workflow.upsertTypedSearchAttributes(updates.toArray(new SearchAttributeUpdate<?>[0]));
     Workflow.setCurrentDetails(
         "**"
             + next.wire()
