@@ -21,8 +21,11 @@ import com.genace.worker.health.Readiness;
 import com.genace.worker.health.StatusServer;
 import com.genace.worker.health.WorkerMetrics;
 import com.genace.worker.health.WorkerState;
+import com.genace.worker.telemetry.TemporalTracing;
 import com.genace.workflows.TaskQueues;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.OpenTelemetry;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
@@ -54,6 +57,9 @@ import org.slf4j.LoggerFactory;
  *       ones still in flight in review (never back to dispatchable); stop the other activities,
  *       which release their leases so another worker takes over at once.
  * </ol>
+ *
+ * <p>Traces and HTTP and SQL spans go to the global OpenTelemetry (a no-op unless {@link
+ * com.genace.worker.telemetry.Telemetry#install} ran first).
  */
 public final class WorkerProcess implements AutoCloseable {
 
@@ -95,6 +101,7 @@ public final class WorkerProcess implements AutoCloseable {
     this.clock = clock;
     this.state = new WorkerState(clock, config.maxConcurrentDispatches());
     this.metrics = new WorkerMetrics(state);
+    OpenTelemetry openTelemetry = GlobalOpenTelemetry.getOrNoop();
     this.stubs = connect.apply(metrics.registry());
     this.database = Database.open(DatabaseConfig.of(config.databaseUrl()).withMaxPoolSize(20));
     this.ledger = new OperationsLedger(database.dataSource(), config.leaseDuration());
@@ -104,19 +111,23 @@ public final class WorkerProcess implements AutoCloseable {
         new HttpGenaceClient(
             GenaceClientConfig.of(config.genaceBaseUrl(), config.genaceApiKey())
                 .withTimeouts(
-                    GenaceClientConfig.DEFAULT_CONNECT_TIMEOUT, config.genaceReadTimeout()));
+                    GenaceClientConfig.DEFAULT_CONNECT_TIMEOUT, config.genaceReadTimeout()),
+            openTelemetry);
     WorkflowClient client =
         WorkflowClient.newInstance(
             stubs,
             WorkflowClientOptions.newBuilder()
                 .setNamespace(config.temporalNamespace())
                 .setIdentity(config.workerId())
+                .setInterceptors(TemporalTracing.clientInterceptor(openTelemetry))
                 .build());
     this.factory =
         WorkerFactory.newInstance(
             client,
             WorkerFactoryOptions.newBuilder()
-                .setWorkerInterceptors(new ActivityCounting(state, metrics.registry()))
+                .setWorkerInterceptors(
+                    new ActivityCounting(state, metrics.registry()),
+                    TemporalTracing.workerInterceptor(openTelemetry))
                 .build());
     GenerationWorkers.Dependencies deps =
         new GenerationWorkers.Dependencies(
