@@ -1,6 +1,7 @@
 package com.genace.worker;
 
 import com.genace.worker.config.WorkerConfig;
+import com.genace.worker.telemetry.JsonLogging;
 import com.genace.worker.telemetry.Telemetry;
 import java.time.Clock;
 import java.util.Map;
@@ -9,8 +10,8 @@ import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
 /**
- * {@code ./genace worker}: runs until SIGTERM or SIGINT, then drains and exits 0. OpenTelemetry is
- * configured from the {@code OTEL_*} variables.
+ * {@code ./genace worker}: runs until SIGTERM or SIGINT, then drains and exits 0. Logs are JSON
+ * lines on standard output; OpenTelemetry is configured from the {@code OTEL_*} variables.
  */
 public final class WorkerMain {
 
@@ -21,6 +22,7 @@ public final class WorkerMain {
    */
   public static int run(Map<String, String> env) throws InterruptedException {
     WorkerConfig config = WorkerConfig.fromEnvironment(env);
+    JsonLogging.install();
     CountDownLatch stop = new CountDownLatch(1);
     Thread main = Thread.currentThread();
     Telemetry telemetry = Telemetry.install(env);

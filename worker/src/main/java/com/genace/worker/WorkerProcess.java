@@ -21,6 +21,7 @@ import com.genace.worker.health.Readiness;
 import com.genace.worker.health.StatusServer;
 import com.genace.worker.health.WorkerMetrics;
 import com.genace.worker.health.WorkerState;
+import com.genace.worker.telemetry.ActivityLogContext;
 import com.genace.worker.telemetry.TemporalTracing;
 import com.genace.workflows.TaskQueues;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -125,8 +126,10 @@ public final class WorkerProcess implements AutoCloseable {
         WorkerFactory.newInstance(
             client,
             WorkerFactoryOptions.newBuilder()
+                // The last is outermost: the log context runs inside the activity's span.
                 .setWorkerInterceptors(
                     new ActivityCounting(state, metrics.registry()),
+                    new ActivityLogContext(),
                     TemporalTracing.workerInterceptor(openTelemetry))
                 .build());
     GenerationWorkers.Dependencies deps =

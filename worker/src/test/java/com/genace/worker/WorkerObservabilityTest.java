@@ -3,15 +3,21 @@ package com.genace.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.util.ContextInitializer;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.genace.model.Phase;
 import com.genace.simulator.Faults;
 import com.genace.simulator.GenaceSimulator;
 import com.genace.testing.DatabaseExtension;
 import com.genace.testing.TestDatabase;
 import com.genace.worker.config.WorkerConfig;
+import com.genace.worker.telemetry.JsonLogging;
 import com.genace.worker.telemetry.TemporalTracing;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;
+import com.genace.workflows.GenerationWorkflow;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
@@ -24,21 +30,32 @@ import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
- * Traces of one operation run by the worker process, from the outside: the client starts it through
- * a traced {@link WorkflowClient} and an in-memory exporter collects the spans.
+ * Traces and logs of one operation run by the worker process, from the outside: the client starts
+ * it through a traced {@link WorkflowClient}, an in-memory exporter collects the spans, and
+ * standard output collects the JSON log lines.
  */
 @ExtendWith(DatabaseExtension.class)
 class WorkerObservabilityTest {
@@ -188,6 +205,68 @@ class WorkerObservabilityTest {
                                 .doesNotContain(API_KEY)));
   }
 
+  @Test
+  void json_log_lines_carry_the_operation_and_never_the_api_key_or_the_status_token()
+      throws Exception {
+    PrintStream original = System.out;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      assertThat(JsonLogging.install()).isTrue();
+      startWorker();
+      runOneOperation("op-logged");
+      HttpResponse<String> status =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create(
+                              "http://127.0.0.1:"
+                                  + process.statusServer().address().getPort()
+                                  + "/status"))
+                      .header("Authorization", "Bearer " + TOKEN)
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(status.statusCode()).isEqualTo(200);
+      process.drain();
+    } finally {
+      restoreDefaultLogging();
+      System.setOut(original);
+    }
+
+    String output = captured.toString(StandardCharsets.UTF_8);
+    assertThat(output).doesNotContain(API_KEY).doesNotContain(TOKEN);
+    ObjectMapper json = new ObjectMapper();
+    List<JsonNode> lines = new ArrayList<>();
+    for (String line : output.split("\n")) {
+      if (!line.isBlank()) {
+        lines.add(json.readTree(line)); // throws on anything that is not one JSON object
+      }
+    }
+    assertThat(lines).allSatisfy(line -> assertThat(line.isObject()).isTrue());
+    assertThat(lines)
+        .allSatisfy(line -> assertThat(line.has("@timestamp") && line.has("level")).isTrue());
+
+    List<JsonNode> activityLines =
+        lines.stream()
+            .filter(line -> line.path("logger_name").asText().startsWith("com.genace.dispatch"))
+            .collect(Collectors.toList());
+    assertThat(activityLines).as("the dispatch activity logs its POST").isNotEmpty();
+    assertThat(activityLines)
+        .allSatisfy(
+            line -> {
+              assertThat(line.path("operation_id").asText()).isEqualTo("op-logged");
+              assertThat(line.path("workflow_id").asText())
+                  .isEqualTo(GenerationWorkflow.workflowId("op-logged"));
+              assertThat(line.path("owner").asText()).isEqualTo("worker-observed");
+              assertThat(line.path("revision").asText()).matches("[0-9]+");
+              assertThat(line.path("trace_id").asText()).hasSize(32);
+            });
+    assertThat(lines)
+        .filteredOn(line -> line.path("logger_name").asText().startsWith("com.genace.delivery"))
+        .isNotEmpty()
+        .allSatisfy(line -> assertThat(line.path("remote_job_id").asText()).isNotBlank());
+  }
+
   private Optional<SpanData> named(String name) {
     return spans.getFinishedSpanItems().stream().filter(s -> s.getName().equals(name)).findFirst();
   }
@@ -196,5 +275,11 @@ class WorkerObservabilityTest {
     List<SpanData> matching = trace.stream().filter(s -> s.getName().equals(name)).toList();
     assertThat(matching).as(name).hasSize(1);
     return matching.get(0);
+  }
+
+  private static void restoreDefaultLogging() throws Exception {
+    LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+    context.reset();
+    new ContextInitializer(context).autoConfig();
   }
 }
