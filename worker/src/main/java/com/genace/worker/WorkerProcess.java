@@ -22,6 +22,7 @@ import com.genace.worker.health.StatusServer;
 import com.genace.worker.health.WorkerMetrics;
 import com.genace.worker.health.WorkerState;
 import com.genace.worker.telemetry.ActivityLogContext;
+import com.genace.worker.telemetry.MicrometerBridge;
 import com.genace.worker.telemetry.TemporalTracing;
 import com.genace.workflows.TaskQueues;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -59,8 +60,8 @@ import org.slf4j.LoggerFactory;
  *       which release their leases so another worker takes over at once.
  * </ol>
  *
- * <p>Traces and HTTP and SQL spans go to the global OpenTelemetry (a no-op unless {@link
- * com.genace.worker.telemetry.Telemetry#install} ran first).
+ * <p>Traces, HTTP and SQL spans and the OTLP copy of the metrics go to the global OpenTelemetry (a
+ * no-op unless {@link com.genace.worker.telemetry.Telemetry#install} ran first).
  */
 public final class WorkerProcess implements AutoCloseable {
 
@@ -84,6 +85,7 @@ public final class WorkerProcess implements AutoCloseable {
   private final WorkerFactory factory;
   private final Worker dispatchWorker;
   private final StatusServer statusServer;
+  private final MicrometerBridge metricsBridge;
   private final ScheduledExecutorService loops =
       Executors.newScheduledThreadPool(
           2,
@@ -103,6 +105,7 @@ public final class WorkerProcess implements AutoCloseable {
     this.state = new WorkerState(clock, config.maxConcurrentDispatches());
     this.metrics = new WorkerMetrics(state);
     OpenTelemetry openTelemetry = GlobalOpenTelemetry.getOrNoop();
+    this.metricsBridge = MicrometerBridge.start(metrics.registry(), openTelemetry);
     this.stubs = connect.apply(metrics.registry());
     this.database = Database.open(DatabaseConfig.of(config.databaseUrl()).withMaxPoolSize(20));
     this.ledger = new OperationsLedger(database.dataSource(), config.leaseDuration());
@@ -380,6 +383,7 @@ public final class WorkerProcess implements AutoCloseable {
     loops.shutdownNow();
     factory.shutdownNow();
     statusServer.close();
+    metricsBridge.close();
     database.close();
   }
 }
