@@ -1,6 +1,7 @@
 package com.genace.worker.telemetry;
 
 import com.genace.ledger.LogFields;
+import com.genace.workflows.GenerationRequest;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.temporal.activity.ActivityExecutionContext;
@@ -9,14 +10,16 @@ import io.temporal.common.interceptors.ActivityInboundCallsInterceptor;
 import io.temporal.common.interceptors.ActivityInboundCallsInterceptorBase;
 import io.temporal.common.interceptors.WorkerInterceptorBase;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.MDC;
 
 /**
  * Puts the operation into the log context (slf4j's MDC) while an activity runs: operation id (every
- * Genace activity takes it as its first argument), workflow id and, inside a trace, the trace and
- * span ids (the Temporal SDK adds its own {@code WorkflowId}, {@code ActivityType}, {@code Attempt}
- * and more); the ledger adds the lease's revision and owner and the remote job id as it learns
- * them. All are cleared when the activity returns, so a pooled thread carries nothing over.
+ * Genace activity takes it, or the request holding it, as its first argument), workflow id and,
+ * inside a trace, the trace and span ids (the Temporal SDK adds its own {@code WorkflowId}, {@code
+ * ActivityType}, {@code Attempt} and more); the ledger adds the lease's revision and owner and the
+ * remote job id as it learns them. All are cleared when the activity returns, so a pooled thread
+ * carries nothing over.
  *
  * <p>Register it before the tracing interceptor, so that it runs inside the activity's span.
  */
@@ -49,10 +52,7 @@ public final class ActivityLogContext extends WorkerInterceptorBase {
       @Override
       public ActivityOutput execute(ActivityInput input) {
         ActivityInfo info = context.getInfo();
-        Object[] arguments = input.getArguments();
-        if (arguments.length > 0 && arguments[0] instanceof String operationId) {
-          MDC.put(LogFields.OPERATION_ID, operationId);
-        }
+        operationId(input.getArguments()).ifPresent(id -> MDC.put(LogFields.OPERATION_ID, id));
         MDC.put(LogFields.WORKFLOW_ID, info.getWorkflowId());
         SpanContext span = Span.current().getSpanContext();
         if (span.isValid()) {
@@ -66,5 +66,19 @@ public final class ActivityLogContext extends WorkerInterceptorBase {
         }
       }
     };
+  }
+
+  /** Every Genace activity's first argument is the operation id, or the request that holds it. */
+  static Optional<String> operationId(Object[] arguments) {
+    if (arguments.length == 0) {
+      return Optional.empty();
+    }
+    if (arguments[0] instanceof String operationId) {
+      return Optional.of(operationId);
+    }
+    if (arguments[0] instanceof GenerationRequest request) {
+      return Optional.ofNullable(request.operationId());
+    }
+    return Optional.empty();
   }
 }
