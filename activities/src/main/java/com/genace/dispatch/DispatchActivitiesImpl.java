@@ -3,6 +3,8 @@ package com.genace.dispatch;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.genace.allowance.DispatchAllowance;
+import com.genace.allowance.SpendingAllowance;
 import com.genace.client.CreateOutcome;
 import com.genace.client.CreateRequest;
 import com.genace.client.GenaceClient;
@@ -12,6 +14,7 @@ import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.WriteResult;
 import com.genace.model.NextAction;
+import io.micrometer.core.instrument.Metrics;
 import io.temporal.failure.ApplicationFailure;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -39,10 +42,11 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
   private final String owner;
   private final DispatchGate gate;
   private final DispatchListener listener;
+  private final SpendingAllowance allowance;
 
   public DispatchActivitiesImpl(
       OperationsLedger ledger, GenaceClient genace, String owner, DispatchGate gate) {
-    this(ledger, genace, owner, gate, DispatchListener.NONE);
+    this(ledger, genace, owner, gate, DispatchListener.NONE, SpendingAllowance.UNLIMITED);
   }
 
   public DispatchActivitiesImpl(
@@ -50,12 +54,14 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
       GenaceClient genace,
       String owner,
       DispatchGate gate,
-      DispatchListener listener) {
+      DispatchListener listener,
+      SpendingAllowance allowance) {
     this.ledger = ledger;
     this.genace = genace;
     this.owner = owner;
     this.gate = gate;
     this.listener = listener;
+    this.allowance = allowance;
   }
 
   @Override
@@ -73,12 +79,24 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
       lease = ((ClaimResult.Acquired) claim).lease();
       OperationRow row = ledger.get(operationId);
       request = new CreateRequest(row.model(), parseInput(row.requestJson()), operationId);
+      SpendingAllowance.Reservation reservation =
+          allowance.reserve(operationId, row.account(), row.model());
+      if (!reservation.granted()) {
+        ledger.release(lease);
+        return new DispatchResult(
+            DispatchOutcome.ALLOWANCE_EXHAUSTED,
+            null,
+            reservation.reason(),
+            DispatchAllowance.retryAfter().toMillis());
+      }
       if (ledger.markSubmitting(lease) != WriteResult.APPLIED) {
+        allowance.settle(operationId, false);
         return DispatchResult.of(DispatchOutcome.NOT_SENT, "dispatch lease lost before sending");
       }
       Optional<String> closed = gate.closedReason();
       if (closed.isPresent()) {
         ledger.recordNotSent(lease, "paused", closed.get());
+        allowance.settle(operationId, false);
         return DispatchResult.of(DispatchOutcome.PAUSED, closed.get());
       }
     } catch (RuntimeException e) {
@@ -88,7 +106,9 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     log.info("POST for operation {} (revision {})", operationId, lease.revision());
     listener.sending(lease);
     CreateOutcome outcome = genace.create(request);
+    Metrics.counter("genace_post_outcomes", "outcome", outcomeName(outcome)).increment();
     try {
+      allowance.settle(operationId, mayHaveCreatedJob(outcome));
       return record(lease, outcome);
     } catch (RuntimeException e) {
       String evidence = outcome instanceof CreateOutcome.Accepted a ? a.remoteJobId() : null;
@@ -130,6 +150,24 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     }
     ledger.openReview(lease, "post_outcome_unknown", outcome.describe());
     return DispatchResult.of(DispatchOutcome.UNKNOWN, outcome.describe());
+  }
+
+  private static String outcomeName(CreateOutcome outcome) {
+    if (outcome instanceof CreateOutcome.Accepted) {
+      return "accepted";
+    } else if (outcome instanceof CreateOutcome.Refused) {
+      return "refused";
+    } else if (outcome instanceof CreateOutcome.RateLimited) {
+      return "rate_limited";
+    } else if (outcome instanceof CreateOutcome.NotSent) {
+      return "not_sent";
+    }
+    return "unknown";
+  }
+
+  /** Whether the render may be charged: the job was accepted, or the outcome is unknown. */
+  private static boolean mayHaveCreatedJob(CreateOutcome outcome) {
+    return outcome instanceof CreateOutcome.Accepted || outcome instanceof CreateOutcome.Unknown;
   }
 
   /** The claim found nothing to dispatch: say what the ledger shows instead. */

@@ -8,8 +8,9 @@ final class LedgerStatements {
   static final String CREATE =
       """
       WITH ins AS (
-        INSERT INTO app_generation_operations (operation_id, phase, next_action, model, request)
-        VALUES (?, 'pending', 'dispatch', ?, ?::jsonb)
+        INSERT INTO app_generation_operations
+            (operation_id, phase, next_action, model, request, account)
+        VALUES (?, 'pending', 'dispatch', ?, ?::jsonb, ?)
         ON CONFLICT (operation_id) DO NOTHING
         RETURNING operation_id
       ),

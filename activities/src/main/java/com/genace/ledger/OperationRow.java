@@ -33,4 +33,5 @@ public record OperationRow(
     Optional<String> deliveryManifestJson,
     Optional<String> failureReason,
     Instant createdAt,
-    Instant updatedAt) {}
+    Instant updatedAt,
+    String account) {}

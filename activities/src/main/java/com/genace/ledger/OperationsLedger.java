@@ -6,6 +6,7 @@ import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
 import com.genace.model.ReviewDecision;
+import io.micrometer.core.instrument.Metrics;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -67,7 +68,7 @@ public final class OperationsLedger {
     long created =
         jdbc.queryOne(
                 LedgerStatements.CREATE,
-                List.of(operation.operationId(), operation.model(), input),
+                List.of(operation.operationId(), operation.model(), input, operation.account()),
                 rs -> rs.getLong("created"))
             .orElseThrow();
     return created == 1;
@@ -334,6 +335,7 @@ public final class OperationsLedger {
   }
 
   private static void logDenied(FencedWrite write, Lease lease) {
+    Metrics.counter("genace_lease_denials", "write", write.event()).increment();
     log.warn(
         "{} denied for operation {}: lease of {} at revision {} for {} is no longer valid",
         write.event(),
@@ -413,7 +415,8 @@ public final class OperationsLedger {
         Jdbc.text(rs, "delivery_manifest"),
         Jdbc.text(rs, "failure_reason"),
         Jdbc.instant(rs, "created_at").orElseThrow(),
-        Jdbc.instant(rs, "updated_at").orElseThrow());
+        Jdbc.instant(rs, "updated_at").orElseThrow(),
+        rs.getString("account"));
   }
 
   private static TransitionRow transition(ResultSet rs) throws SQLException {

@@ -14,6 +14,7 @@ import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.RenewResult;
 import com.genace.ledger.WriteResult;
 import com.genace.model.NextAction;
+import io.micrometer.core.instrument.Metrics;
 import io.temporal.activity.Activity;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
@@ -95,14 +96,18 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
         snapshot = genace.get(remoteJobId);
         failures = 0;
       } catch (RemoteJobNotFoundException e) {
+        countPoll("not_found");
         ledger.openReview(lease, "remote_job_not_found", e.getMessage());
         return new ObservationResult(ObservationResult.REVIEW, remoteJobId, e.getMessage());
       } catch (GenaceRateLimitedException e) {
+        countPoll("rate_limited");
         lease = pause(lease, longer(e.retryAfter(), delay));
         continue;
       } catch (GenaceAuthenticationException e) {
+        countPoll("unauthorized");
         throw e; // a configuration problem: Temporal keeps retrying with backoff
       } catch (GenaceException e) {
+        countPoll("error");
         failures++;
         if (failures >= policy.maxFailures()) {
           throw e;
@@ -113,6 +118,7 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
         continue;
       }
       lastStatus = snapshot.status().wire();
+      countPoll(lastStatus);
       WriteResult written =
           ledger.recordSnapshot(
               lease,
@@ -153,6 +159,11 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
     throw ApplicationFailure.newFailure(
         "observe lease of " + lease.operationId() + " could not be renewed (" + renewed + ")",
         "LeaseLost");
+  }
+
+  /** Status polls by result, in Micrometer's global registry (the worker exports it). */
+  private static void countPoll(String result) {
+    Metrics.counter("genace_polls", "result", result).increment();
   }
 
   private static Duration longer(Duration a, Duration b) {

@@ -27,7 +27,12 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
   @Override
   public void register(GenerationRequest request) {
     try {
-      ledger.create(new NewOperation(request.operationId(), request.model(), request.inputJson()));
+      ledger.create(
+          new NewOperation(
+              request.operationId(),
+              request.model(),
+              request.inputJson(),
+              request.accountOrDefault()));
     } catch (IllegalArgumentException e) {
       throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), "InvalidRequest");
     }

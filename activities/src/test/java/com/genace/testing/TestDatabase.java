@@ -42,7 +42,8 @@ public final class TestDatabase {
     try (Connection connection = dataSource().getConnection();
         Statement statement = connection.createStatement()) {
       statement.execute(
-          "TRUNCATE app_generation_transitions, app_generation_operations, app_worker_controls");
+          "TRUNCATE app_dispatch_reservations, app_generation_transitions, app_generation_operations,"
+              + " app_worker_controls");
     } catch (SQLException e) {
       throw new IllegalStateException("could not clear the test database", e);
     }

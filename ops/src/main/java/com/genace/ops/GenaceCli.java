@@ -1,6 +1,12 @@
 package com.genace.ops;
 
 import com.genace.ops.db.DbCommand;
+import com.genace.ops.demo.DemoCommand;
+import com.genace.ops.dev.DevCommand;
+import com.genace.ops.operations.OpsCommand;
+import com.genace.ops.simulator.SimulatorCommand;
+import com.genace.ops.submit.SubmitCommand;
+import com.genace.ops.worker.WorkerCommand;
 import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
 import picocli.CommandLine;
@@ -15,7 +21,15 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "genace 0.1.0",
     description = "Runs paid Genace generation operations safely on Temporal.",
-    subcommands = {DbCommand.class})
+    subcommands = {
+      DemoCommand.class,
+      DevCommand.class,
+      WorkerCommand.class,
+      SubmitCommand.class,
+      OpsCommand.class,
+      DbCommand.class,
+      SimulatorCommand.class
+    })
 public final class GenaceCli implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -34,6 +48,7 @@ public final class GenaceCli implements Runnable {
     CommandLine cli = new CommandLine(new GenaceCli(), new EnvironmentFactory(env));
     cli.setOut(out);
     cli.setErr(err);
+    cli.setParameterExceptionHandler(GenaceCli::usageError);
     cli.setExecutionExceptionHandler(
         (exception, commandLine, parseResult) -> {
           commandLine.getErr().println("genace: error: " + describe(exception));
@@ -45,6 +60,18 @@ public final class GenaceCli implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(spec.commandLine(), "missing command");
+  }
+
+  /** The reason, suggestions if any, then always the usage (picocli omits it with suggestions). */
+  private static int usageError(CommandLine.ParameterException exception, String[] args) {
+    CommandLine command = exception.getCommandLine();
+    PrintWriter err = command.getErr();
+    err.println(exception.getMessage());
+    if (exception instanceof CommandLine.UnmatchedArgumentException unmatched) {
+      CommandLine.UnmatchedArgumentException.printSuggestions(unmatched, err);
+    }
+    command.usage(err);
+    return command.getCommandSpec().exitCodeOnInvalidInput();
   }
 
   private static String describe(Throwable exception) {

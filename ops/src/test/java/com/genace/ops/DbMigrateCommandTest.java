@@ -28,7 +28,8 @@ class DbMigrateCommandTest {
         CliRunner.run(Map.of("DATABASE_URL", url + "?user=" + user), "db", "migrate");
 
     assertThat(first.exitCode()).as(first.err()).isZero();
-    assertThat(first.out()).startsWith("applied 1 migration(s)");
+    assertThat(first.out())
+        .matches("(?s)applied [1-9][0-9]* migration\\(s\\); the schema of .* is current\\n");
     assertThat(again.exitCode()).as(again.err()).isZero();
     assertThat(again.out()).startsWith("applied 0 migration(s)");
     try (Connection connection = TestDatabase.dataSource().getConnection();

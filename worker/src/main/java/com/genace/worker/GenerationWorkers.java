@@ -1,5 +1,6 @@
 package com.genace.worker;
 
+import com.genace.allowance.SpendingAllowance;
 import com.genace.client.GenaceClient;
 import com.genace.delivery.ArtifactStore;
 import com.genace.delivery.DeliveryActivitiesImpl;
@@ -29,9 +30,10 @@ public final class GenerationWorkers {
       DispatchGate gate,
       PollingPolicy polling,
       Clock clock,
-      DispatchListener listener) {
+      DispatchListener listener,
+      SpendingAllowance allowance) {
 
-    /** Without a dispatch listener: for tools and tests that do not drain. */
+    /** Without a dispatch listener or allowance: for tools and tests that do not need them. */
     public Dependencies(
         OperationsLedger ledger,
         GenaceClient genace,
@@ -40,7 +42,16 @@ public final class GenerationWorkers {
         DispatchGate gate,
         PollingPolicy polling,
         Clock clock) {
-      this(ledger, genace, store, workerId, gate, polling, clock, DispatchListener.NONE);
+      this(
+          ledger,
+          genace,
+          store,
+          workerId,
+          gate,
+          polling,
+          clock,
+          DispatchListener.NONE,
+          SpendingAllowance.UNLIMITED);
     }
   }
 
@@ -70,7 +81,12 @@ public final class GenerationWorkers {
     Worker worker = factory.newWorker(TaskQueues.DISPATCH, options);
     worker.registerActivitiesImplementations(
         new DispatchActivitiesImpl(
-            deps.ledger(), deps.genace(), deps.workerId(), deps.gate(), deps.listener()));
+            deps.ledger(),
+            deps.genace(),
+            deps.workerId(),
+            deps.gate(),
+            deps.listener(),
+            deps.allowance()));
     return worker;
   }
 }

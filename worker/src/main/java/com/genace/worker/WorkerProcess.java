@@ -2,6 +2,7 @@ package com.genace.worker;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.genace.allowance.DispatchAllowance;
 import com.genace.client.GenaceAuthenticationException;
 import com.genace.client.GenaceClient;
 import com.genace.client.GenaceClientConfig;
@@ -80,6 +81,8 @@ public final class WorkerProcess implements AutoCloseable {
   private final OperationsLedger ledger;
   private final WorkerControls controls;
   private final LedgerStatistics statistics;
+  private final DispatchAllowance allowance;
+  private volatile DispatchAllowance.Usage allowanceUsage;
   private final GenaceClient genace;
   private final WorkflowServiceStubs stubs;
   private final WorkerFactory factory;
@@ -111,6 +114,7 @@ public final class WorkerProcess implements AutoCloseable {
     this.ledger = new OperationsLedger(database.dataSource(), config.leaseDuration());
     this.controls = new WorkerControls(database.dataSource());
     this.statistics = new LedgerStatistics(database.dataSource());
+    this.allowance = new DispatchAllowance(database.dataSource(), config.allowance());
     this.genace =
         new HttpGenaceClient(
             GenaceClientConfig.of(config.genaceBaseUrl(), config.genaceApiKey())
@@ -144,7 +148,8 @@ public final class WorkerProcess implements AutoCloseable {
             state,
             POLLING,
             clock,
-            state);
+            state,
+            allowance);
     GenerationWorkers.operationsWorker(
         factory,
         deps,
@@ -250,9 +255,11 @@ public final class WorkerProcess implements AutoCloseable {
     }
   }
 
+  /** Reads the fleet pause and the allowance's use: proof enough that the ledger answers. */
   private void checkLedger() {
     try {
       state.ledgerChecked(true, null, controls.dispatchPause());
+      allowanceUsage = allowance.usage();
     } catch (RuntimeException e) {
       state.ledgerChecked(false, e.getMessage(), java.util.Optional.empty());
     }
@@ -367,7 +374,27 @@ public final class WorkerProcess implements AutoCloseable {
         .put("namespace", config.temporalNamespace())
         .set("task_queues", JSON.valueToTree(List.of(TaskQueues.OPERATIONS, TaskQueues.DISPATCH)));
     status.put("genace_base_url", config.genaceBaseUrl().toString());
+    DispatchAllowance.Usage usage = allowanceUsage;
+    if (usage != null) {
+      ObjectNode allowanceNode = status.putObject("allowance");
+      allowanceNode.put("credits_used_in_window", usage.creditsInWindow());
+      allowanceNode.put("window_seconds", usage.policy().window().toSeconds());
+      allowanceNode.put("dispatches_in_flight", usage.inFlight());
+      limit(allowanceNode, "credits_per_window", usage.policy().globalCredits());
+      limit(allowanceNode, "account_credits_per_window", usage.policy().accountCredits());
+      limit(allowanceNode, "max_in_flight", usage.policy().globalMaxInFlight());
+      limit(allowanceNode, "account_max_in_flight", usage.policy().accountMaxInFlight());
+    }
     return status;
+  }
+
+  /** Unlimited limits show as null rather than as a huge number. */
+  private static void limit(ObjectNode node, String field, long value) {
+    if (value >= Integer.MAX_VALUE) {
+      node.putNull(field);
+    } else {
+      node.put(field, value);
+    }
   }
 
   private static void sleepQuietly(Duration duration) {
@@ -385,5 +412,6 @@ public final class WorkerProcess implements AutoCloseable {
     statusServer.close();
     metricsBridge.close();
     database.close();
+    metrics.close();
   }
 }

@@ -53,16 +53,7 @@ class DispatchOutcomesTest {
         new GenerationHarness(
             artifacts, down, GenerationHarness.API_KEY, null, Duration.ofSeconds(2))) {
       harness.client.start(request("op-unreachable"));
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(
-              () ->
-                  harness
-                      .ledger
-                      .find("op-unreachable")
-                      .flatMap(OperationRow::dispatchOutcome)
-                      .map("not_sent"::equals)
-                      .orElse(false));
+      harness.awaitDispatchOutcome("op-unreachable", "not_sent");
       assertThat(harness.row("op-unreachable").phase()).isEqualTo(Phase.PENDING);
 
       try (GenaceSimulator up =
@@ -88,16 +79,7 @@ class DispatchOutcomesTest {
     try (GenerationHarness harness = new GenerationHarness(artifacts)) {
       harness.simulator.setFaults(harness.simulator.faults().withRate429(1.0));
       harness.client.start(request("op-429"));
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(
-              () ->
-                  harness
-                      .ledger
-                      .find("op-429")
-                      .flatMap(OperationRow::dispatchOutcome)
-                      .map("rate_limited"::equals)
-                      .orElse(false));
+      harness.awaitDispatchOutcome("op-429", "rate_limited");
       harness.simulator.setFaults(harness.simulator.faults().withRate429(0));
 
       OperationResult result = harness.client.awaitResult("op-429", Duration.ofMinutes(2));

@@ -179,6 +179,19 @@ final class GenerationHarness implements AutoCloseable {
     }
   }
 
+  /** Waits (in real time) until the ledger records this outcome of a dispatch attempt. */
+  void awaitDispatchOutcome(String operationId, String outcome) {
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                ledger
+                    .find(operationId)
+                    .flatMap(OperationRow::dispatchOutcome)
+                    .map(outcome::equals)
+                    .orElse(false));
+  }
+
   OperationRow row(String operationId) {
     return ledger.get(operationId);
   }

@@ -196,6 +196,9 @@ class WorkerProcessTest {
     assertThat(client.awaitResult("op-paused", Duration.ofMinutes(1)).phase())
         .isEqualTo(Phase.DELIVERED);
     assertThat(simulator.stats().postsFor("op-paused")).isEqualTo(1);
+    assertThat(get("/metrics", null).body())
+        .contains("genace_post_outcomes_total{outcome=\"accepted\",} 1.0")
+        .contains("genace_polls_total{result=\"succeeded\",} 1.0");
   }
 
   @Test
@@ -249,6 +252,34 @@ class WorkerProcessTest {
     simulator.setFaults(simulator.faults().withLatencyMs(0));
     assertThat(client.awaitResult("op-slow", Duration.ofMinutes(1)).phase())
         .isEqualTo(Phase.DELIVERED);
+  }
+
+  @Test
+  void operations_over_the_allowance_wait_and_then_proceed_without_failing() throws Exception {
+    Map<String, String> env = environment(testDatabaseUrl());
+    env.put("GENACE_ALLOWANCE_CREDITS", "2");
+    env.put("GENACE_ALLOWANCE_WINDOW_SECONDS", "6");
+    start(env);
+    for (String id : java.util.List.of("op-a", "op-b", "op-c")) {
+      client.start(new GenerationRequest(id, "image-v1", "{\"prompt\":\"fox\"}"));
+    }
+    await().atMost(Duration.ofSeconds(30)).until(() -> simulator.stats().postsTotal() == 2);
+    String waiting =
+        java.util.stream.Stream.of("op-a", "op-b", "op-c")
+            .filter(id -> simulator.stats().postsFor(id) == 0)
+            .findFirst()
+            .orElseThrow();
+    assertThat(ledger.get(waiting).phase()).isEqualTo(Phase.PENDING);
+    await()
+        .untilAsserted(
+            () ->
+                assertThat(get("/status", TOKEN).body()).contains("\"credits_used_in_window\":2"));
+
+    for (String id : java.util.List.of("op-a", "op-b", "op-c")) {
+      assertThat(client.awaitResult(id, Duration.ofMinutes(1)).phase()).isEqualTo(Phase.DELIVERED);
+    }
+    assertThat(simulator.stats().postsTotal()).isEqualTo(3);
+    assertThat(ledger.get(waiting).reviewReason()).isEmpty();
   }
 
   @Test

@@ -12,6 +12,8 @@ public enum DispatchOutcome {
   RATE_LIMITED,
   /** Dispatch is paused or draining on this worker: nothing was sent. */
   PAUSED,
+  /** The spending allowance is used up for now: nothing was sent; dispatch again later. */
+  ALLOWANCE_EXHAUSTED,
   /** The POST may or may not have created a job: uncertainty review. */
   UNKNOWN,
   /** The ledger already had the operation in review (e.g. an earlier dispatch was interrupted). */

@@ -43,7 +43,7 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   static final int MAX_NOT_SENT_ATTEMPTS = 5;
 
   static final Duration REVIEW_REMINDER_INTERVAL = Duration.ofHours(1);
-  static final Duration PAUSED_RECHECK_INTERVAL = Duration.ofSeconds(30);
+  static final Duration PAUSED_RECHECK_INTERVAL = Duration.ofSeconds(10);
   static final Duration MAX_NOT_SENT_BACKOFF = Duration.ofMinutes(1);
 
   private static final Logger log = Workflow.getLogger(GenerationWorkflowImpl.class);
@@ -149,6 +149,10 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
                 Duration.ofMillis(Math.max(1000, dispatched.retryAfterMillis())),
                 "rate limited by Genace");
         case PAUSED -> waitBeforeDispatch(PAUSED_RECHECK_INTERVAL, "dispatch paused");
+        case ALLOWANCE_EXHAUSTED ->
+            waitBeforeDispatch(
+                Duration.ofMillis(Math.max(1000, dispatched.retryAfterMillis())),
+                "waiting for allowance (" + dispatched.detail() + ")");
         case UNKNOWN, IN_REVIEW -> {
           return openReview(
               dispatched.outcome() == DispatchOutcome.UNKNOWN

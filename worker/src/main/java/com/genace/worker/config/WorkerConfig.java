@@ -1,5 +1,6 @@
 package com.genace.worker.config;
 
+import com.genace.allowance.AllowancePolicy;
 import com.genace.db.DatabaseUrl;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -28,7 +29,8 @@ public record WorkerConfig(
     Duration drainTimeout,
     Duration leaseDuration,
     int maxConcurrentDispatches,
-    int maxConcurrentOperations) {
+    int maxConcurrentOperations,
+    AllowancePolicy allowance) {
 
   public static final String DEFAULT_TEMPORAL_ADDRESS = "127.0.0.1:7233";
   public static final String DEFAULT_NAMESPACE = "default";
@@ -64,7 +66,8 @@ public record WorkerConfig(
             read.seconds("GENACE_DRAIN_SECONDS", 0, 3600).orElse(DEFAULT_DRAIN),
             read.seconds("GENACE_LEASE_SECONDS", 5, 3600).orElse(DEFAULT_LEASE),
             read.integer("GENACE_MAX_DISPATCHES", 1, 1000).orElse(DEFAULT_MAX_DISPATCHES),
-            read.integer("GENACE_MAX_OPERATIONS", 1, 100_000).orElse(DEFAULT_MAX_OPERATIONS));
+            read.integer("GENACE_MAX_OPERATIONS", 1, 100_000).orElse(DEFAULT_MAX_OPERATIONS),
+            read.allowance());
     if (!config.temporalAddress().matches("[^\\s:]+:\\d{1,5}")) {
       throw new IllegalArgumentException("TEMPORAL_ADDRESS must be host:port");
     }
@@ -167,6 +170,32 @@ public record WorkerConfig(
 
     Optional<Duration> seconds(String name, int min, int max) {
       return integer(name, min, max).map(Duration::ofSeconds);
+    }
+
+    /** Every limit is optional; an absent one does not limit. */
+    AllowancePolicy allowance() {
+      AllowancePolicy unlimited = AllowancePolicy.UNLIMITED;
+      java.util.Map<String, Long> costs;
+      try {
+        costs =
+            text("GENACE_MODEL_COSTS").map(AllowancePolicy::parseCosts).orElse(java.util.Map.of());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("GENACE_MODEL_COSTS: " + e.getMessage());
+      }
+      return new AllowancePolicy(
+          seconds("GENACE_ALLOWANCE_WINDOW_SECONDS", 1, 31 * 24 * 3600).orElse(unlimited.window()),
+          integer("GENACE_ALLOWANCE_CREDITS", 0, Integer.MAX_VALUE)
+              .map(Long::valueOf)
+              .orElse(unlimited.globalCredits()),
+          integer("GENACE_ALLOWANCE_ACCOUNT_CREDITS", 0, Integer.MAX_VALUE)
+              .map(Long::valueOf)
+              .orElse(unlimited.accountCredits()),
+          integer("GENACE_ALLOWANCE_MAX_IN_FLIGHT", 1, Integer.MAX_VALUE)
+              .orElse(unlimited.globalMaxInFlight()),
+          integer("GENACE_ALLOWANCE_ACCOUNT_MAX_IN_FLIGHT", 1, Integer.MAX_VALUE)
+              .orElse(unlimited.accountMaxInFlight()),
+          costs,
+          integer("GENACE_DEFAULT_COST", 0, Integer.MAX_VALUE).map(Long::valueOf).orElse(1L));
     }
 
     Optional<Boolean> bool(String name) {

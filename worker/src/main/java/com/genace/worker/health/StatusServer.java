@@ -65,7 +65,7 @@ public final class StatusServer implements AutoCloseable {
         get(
             ex -> {
               Readiness readiness = state.readiness();
-              send(ex, readiness.acceptingAny() ? 200 : 503, JSON.valueToTree(readiness));
+              send(ex, readiness.acceptingAny() ? 200 : 503, document(readiness));
             }));
     server.createContext(
         "/status",
@@ -91,7 +91,7 @@ public final class StatusServer implements AutoCloseable {
             ex -> {
               if (authorized(ex, true)) {
                 state.pauseLocally("admin endpoint", query(ex, "reason").orElse("paused"));
-                send(ex, 200, JSON.valueToTree(state.readiness()));
+                send(ex, 200, document(state.readiness()));
               }
             }));
     server.createContext(
@@ -100,7 +100,7 @@ public final class StatusServer implements AutoCloseable {
             ex -> {
               if (authorized(ex, true)) {
                 state.resumeLocally();
-                send(ex, 200, JSON.valueToTree(state.readiness()));
+                send(ex, 200, document(state.readiness()));
               }
             }));
   }
@@ -175,6 +175,14 @@ public final class StatusServer implements AutoCloseable {
       }
     }
     return Optional.empty();
+  }
+
+  /** Readiness in the status document's words. */
+  private static ObjectNode document(Readiness readiness) {
+    return JSON.createObjectNode()
+        .put("accepting_dispatch", readiness.acceptingDispatch())
+        .put("accepting_observation", readiness.acceptingObservation())
+        .put("reason", readiness.reason());
   }
 
   private static ObjectNode json(String field, String value) {

@@ -3,6 +3,7 @@ package com.genace.worker.health;
 import com.genace.ledger.LedgerStatistics;
 import com.genace.model.Phase;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Metrics;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 import java.util.List;
@@ -26,6 +27,8 @@ public final class WorkerMetrics {
   private final AtomicReference<LedgerStatistics.Snapshot> latest = new AtomicReference<>();
 
   public WorkerMetrics(WorkerState state) {
+    // The activities count POST outcomes, polls and lease denials in the global registry.
+    Metrics.addRegistry(registry);
     Gauge.builder("genace_accepting_dispatch", () -> state.readiness().acceptingDispatch() ? 1 : 0)
         .register(registry);
     Gauge.builder(
@@ -75,5 +78,11 @@ public final class WorkerMetrics {
 
   public String scrape() {
     return registry.scrape();
+  }
+
+  /** Detaches this registry from the global one. */
+  public void close() {
+    Metrics.removeRegistry(registry);
+    registry.close();
   }
 }

@@ -1,0 +1,182 @@
+package com.genace.allowance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.genace.ledger.NewOperation;
+import com.genace.ledger.OperationsLedger;
+import com.genace.testing.DatabaseExtension;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(DatabaseExtension.class)
+class DispatchAllowanceTest {
+
+  private static AllowancePolicy policy(
+      long globalCredits, long accountCredits, int globalInFlight, int accountInFlight) {
+    return new AllowancePolicy(
+        Duration.ofHours(1),
+        globalCredits,
+        accountCredits,
+        globalInFlight,
+        accountInFlight,
+        Map.of("video-v1", 5L),
+        1);
+  }
+
+  private static void create(DataSource db, String id, String account) {
+    new OperationsLedger(db).create(new NewOperation(id, "image-v1", "{}", account));
+  }
+
+  @Test
+  void credits_are_reserved_per_model_until_the_window_is_used_up(DataSource db) {
+    DispatchAllowance allowance = new DispatchAllowance(db, policy(6, 100, 100, 100));
+    for (String id : List.of("op-1", "op-2", "op-3")) {
+      create(db, id, "acme");
+    }
+
+    assertThat(allowance.reserve("op-1", "acme", "video-v1").granted()).isTrue();
+    assertThat(allowance.reserve("op-2", "acme", "image-v1").granted()).isTrue();
+    SpendingAllowance.Reservation refused = allowance.reserve("op-3", "acme", "image-v1");
+
+    assertThat(refused.granted()).isFalse();
+    assertThat(refused.reason()).isEqualTo("allowance: 6 of 6 credits used in the window");
+    assertThat(allowance.usage().creditsInWindow()).isEqualTo(6);
+  }
+
+  @Test
+  void released_reservations_give_their_credits_back_and_spent_ones_do_not(DataSource db) {
+    DispatchAllowance allowance = new DispatchAllowance(db, policy(1, 100, 100, 100));
+    create(db, "op-1", "acme");
+    create(db, "op-2", "acme");
+
+    allowance.reserve("op-1", "acme", "image-v1");
+    allowance.settle("op-1", false);
+    assertThat(allowance.reserve("op-2", "acme", "image-v1").granted()).isTrue();
+    allowance.settle("op-2", true);
+    assertThat(allowance.reserve("op-1", "acme", "image-v1").granted()).isFalse();
+  }
+
+  @Test
+  void account_limits_are_kept_apart_from_other_accounts(DataSource db) {
+    DispatchAllowance allowance = new DispatchAllowance(db, policy(100, 100, 100, 1));
+    create(db, "op-a1", "acme");
+    create(db, "op-a2", "acme");
+    create(db, "op-b1", "globex");
+
+    assertThat(allowance.reserve("op-a1", "acme", "image-v1").granted()).isTrue();
+    assertThat(allowance.reserve("op-a2", "acme", "image-v1"))
+        .isEqualTo(
+            new SpendingAllowance.Reservation(
+                false, "allowance: 1 dispatch(es) in flight for acme"));
+    assertThat(allowance.reserve("op-b1", "globex", "image-v1").granted()).isTrue();
+  }
+
+  @Test
+  void a_retry_of_the_same_operation_replaces_its_open_reservation(DataSource db) {
+    DispatchAllowance allowance = new DispatchAllowance(db, policy(100, 100, 1, 100));
+    create(db, "op-1", "acme");
+
+    assertThat(allowance.reserve("op-1", "acme", "image-v1").granted()).isTrue();
+    assertThat(allowance.reserve("op-1", "acme", "image-v1").granted()).isTrue();
+    assertThat(allowance.usage().inFlight()).isEqualTo(1);
+  }
+
+  @Test
+  void a_reservation_waits_for_one_in_progress_elsewhere_and_then_sees_it(DataSource db)
+      throws Exception {
+    DispatchAllowance allowance = new DispatchAllowance(db, policy(1, 100, 100, 100));
+    create(db, "op-1", "acme");
+    create(db, "op-2", "acme");
+    try (Connection other = db.getConnection()) {
+      // Another worker is half-way through reserving the last credit.
+      other.setAutoCommit(false);
+      try (Statement statement = other.createStatement()) {
+        statement.execute("SELECT pg_advisory_xact_lock(" + 0x67656e61L + ")");
+        statement.execute(
+            "INSERT INTO app_dispatch_reservations (operation_id, account, credits, state)"
+                + " VALUES ('op-1', 'acme', 1, 'in_flight')");
+      }
+      CompletableFuture<SpendingAllowance.Reservation> mine =
+          CompletableFuture.supplyAsync(() -> allowance.reserve("op-2", "acme", "image-v1"));
+      awaitWaitingOnAdvisoryLock(db);
+      other.commit();
+
+      assertThat(mine.get(30, TimeUnit.SECONDS).granted()).isFalse();
+    }
+    assertThat(allowance.usage().creditsInWindow()).isEqualTo(1);
+  }
+
+  private static void awaitWaitingOnAdvisoryLock(DataSource db) throws Exception {
+    try (Connection admin = db.getConnection();
+        Statement statement = admin.createStatement()) {
+      for (int attempt = 0; attempt < 500; attempt++) {
+        try (ResultSet rs =
+            statement.executeQuery(
+                "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                    + " AND wait_event = 'advisory'")) {
+          if (rs.next()) {
+            return;
+          }
+        }
+        Thread.sleep(20);
+      }
+    }
+    throw new AssertionError("the reservation never waited for the one in progress");
+  }
+
+  @Test
+  void racing_reservations_on_many_connections_never_exceed_the_allowance(DataSource db)
+      throws Exception {
+    DispatchAllowance allowance = new DispatchAllowance(db, policy(5, 100, 100, 100));
+    int contenders = 12;
+    for (int i = 0; i < contenders; i++) {
+      create(db, "op-" + i, "acme");
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(contenders);
+    CountDownLatch start = new CountDownLatch(1);
+    List<Future<Boolean>> results = new ArrayList<>();
+    for (int i = 0; i < contenders; i++) {
+      String id = "op-" + i;
+      results.add(
+          pool.submit(
+              () -> {
+                start.await();
+                return allowance.reserve(id, "acme", "image-v1").granted();
+              }));
+    }
+    start.countDown();
+    int granted = 0;
+    for (Future<Boolean> result : results) {
+      granted += result.get() ? 1 : 0;
+    }
+    pool.shutdown();
+
+    assertThat(granted).isEqualTo(5);
+    assertThat(allowance.usage().creditsInWindow()).isEqualTo(5);
+  }
+
+  @Test
+  void malformed_model_costs_are_refused_with_the_entry() {
+    assertThat(AllowancePolicy.parseCosts("image-v1=2, video-v1=10"))
+        .containsEntry("image-v1", 2L)
+        .containsEntry("video-v1", 10L);
+    assertThatThrownBy(() -> AllowancePolicy.parseCosts("image-v1=two"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("expected model=credits, got 'image-v1=two'");
+  }
+}

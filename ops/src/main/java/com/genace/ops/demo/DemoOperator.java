@@ -1,0 +1,116 @@
+package com.genace.ops.demo;
+
+import com.genace.ledger.OperationRow;
+import com.genace.ledger.OperationsLedger;
+import com.genace.model.Phase;
+import com.genace.model.ReviewDecision;
+import com.genace.review.ReviewResolution;
+import com.genace.simulator.GenaceSimulator;
+import com.genace.workflows.GenerationClient;
+import io.temporal.client.WorkflowUpdateException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * Resolves reviews as an operator would: for an operation waiting in review, look it up on Genace
+ * (here the simulator's job list by operation id); a job found means {@code found_remote_job} with
+ * its id, none means {@code not_submitted}. The decision goes through the same validated update as
+ * {@code ./genace ops resolve}.
+ */
+final class DemoOperator {
+
+  static final String NAME = "demo-operator";
+
+  /** One resolved review, for the summary. */
+  record Resolved(
+      String operationId, String reason, String detail, ReviewDecision decision, String jobId) {}
+
+  private final OperationsLedger ledger;
+  private final GenaceSimulator genace;
+  private final GenerationClient client;
+  private final Consumer<String> story;
+
+  /** Reviews already resolved, by operation and opening time: a later review is a new one. */
+  private final Map<String, Instant> handled = new ConcurrentHashMap<>();
+
+  private final List<Resolved> resolved = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  DemoOperator(
+      OperationsLedger ledger,
+      GenaceSimulator genace,
+      GenerationClient client,
+      Consumer<String> story) {
+    this.ledger = ledger;
+    this.genace = genace;
+    this.client = client;
+    this.story = story;
+  }
+
+  /** One look at the review queue; resolves what it can. */
+  void tick(int limit) {
+    for (OperationRow row : ledger.list(Optional.of(Phase.IN_REVIEW), limit)) {
+      Instant opened = row.reviewOpenedAt().orElse(row.updatedAt());
+      if (opened.equals(handled.get(row.operationId()))) {
+        continue;
+      }
+      resolve(row, opened);
+    }
+  }
+
+  List<Resolved> resolved() {
+    return List.copyOf(resolved);
+  }
+
+  private void resolve(OperationRow row, Instant opened) {
+    String id = row.operationId();
+    List<String> jobs = genace.jobsForOperation(id);
+    ReviewDecision decision =
+        jobs.isEmpty() ? ReviewDecision.NOT_SUBMITTED : ReviewDecision.FOUND_REMOTE_JOB;
+    String job = jobs.isEmpty() ? null : jobs.get(jobs.size() - 1);
+    String reason =
+        jobs.isEmpty()
+            ? "Genace lists no job for this operation id"
+            : "Genace lists job " + job + " for this operation id";
+    try {
+      client.resolve(id, new ReviewResolution(decision.wire(), job, reason, NAME));
+    } catch (WorkflowUpdateException notYet) {
+      // The ledger shows the review a moment before the workflow accepts decisions: next tick.
+      return;
+    }
+    handled.put(id, opened);
+    String why = row.reviewReason().orElse("review");
+    String detail = row.dispatchDetail().orElse("");
+    resolved.add(new Resolved(id, why, detail, decision, job));
+    story.accept(
+        "review: "
+            + id
+            + ": "
+            + explain(why, detail)
+            + "; operator "
+            + (job == null
+                ? "found nothing on Genace -> resolved not_submitted (dispatch again)"
+                : "found " + job + " on Genace -> resolved found_remote_job"));
+  }
+
+  /** A review's cause in an operator's words. */
+  static String explain(String reason, String detail) {
+    String lower = detail.toLowerCase(java.util.Locale.ROOT);
+    if (reason.equals("post_outcome_unknown")) {
+      if (lower.contains("503") || lower.contains("unavailable")) {
+        return "POST answered 503, outcome unknown";
+      }
+      if (lower.contains("reset")
+          || lower.contains("closed")
+          || lower.contains("eof")
+          || lower.contains("after sending")) {
+        return "POST response lost";
+      }
+      return "POST outcome unknown";
+    }
+    return reason.replace('_', ' ');
+  }
+}

@@ -1,0 +1,138 @@
+package com.genace.ops.demo;
+
+import com.genace.client.GenaceClientConfig;
+import com.genace.client.HttpGenaceClient;
+import com.genace.db.Database;
+import com.genace.db.DatabaseConfig;
+import com.genace.db.EmbeddedDatabase;
+import com.genace.delivery.LocalDirectoryArtifactStore;
+import com.genace.dispatch.DispatchGate;
+import com.genace.ledger.OperationsLedger;
+import com.genace.observation.PollingPolicy;
+import com.genace.ops.temporal.LocalTemporalServer;
+import com.genace.ops.temporal.TemporalConnection;
+import com.genace.simulator.Faults;
+import com.genace.simulator.GenaceSimulator;
+import com.genace.worker.GenerationWorkers;
+import com.genace.workflows.GenerationClient;
+import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * Everything the demo runs, in this process: an embedded PostgreSQL (migrated), the Genace
+ * simulator with faults, the Temporal test server on a free loopback port, and both task queues'
+ * workers with the production activities. Closed in reverse order of start.
+ */
+final class DemoStack implements AutoCloseable {
+
+  static final String API_KEY = "demo-key";
+  static final String WORKER_ID = "demo-worker";
+
+  /** Realistic but quick: renders take 1.5 s; a few fail, a few requests are rate limited. */
+  static final Faults FAULTS =
+      new Faults(
+          1500, // job_duration_ms
+          0.10, // fail_rate
+          30, // latency_ms
+          0.05, // rate_429
+          0.02, // rate_5xx: a POST answered 503 has an unknown outcome
+          2); // lose_post_response_next: the first two creates lose their response
+
+  /** Faster than production so the demo does not wait on backoff. */
+  static final PollingPolicy POLLING =
+      new PollingPolicy(Duration.ofMillis(200), Duration.ofSeconds(1), 1.5, 0.2, 5);
+
+  private final Deque<AutoCloseable> started = new ArrayDeque<>();
+  final Path directory;
+  final OperationsLedger ledger;
+  final GenaceSimulator simulator;
+  final GenerationClient client;
+
+  DemoStack(Consumer<String> progress) {
+    try {
+      directory = Files.createTempDirectory("genace-demo-");
+      started.push(() -> deleteRecursively(directory));
+      progress.accept("PostgreSQL (embedded, real)");
+      EmbeddedDatabase embedded = push(EmbeddedDatabase.start(0));
+      Database database =
+          push(Database.open(DatabaseConfig.of(embedded.url()).withMaxPoolSize(20)));
+      database.migrate();
+      ledger = new OperationsLedger(database.dataSource());
+      progress.accept("Genace simulator");
+      simulator = push(GenaceSimulator.builder().apiKey(API_KEY).faults(FAULTS).start());
+      progress.accept("Temporal test server");
+      LocalTemporalServer temporal = push(LocalTemporalServer.start(0));
+      TemporalConnection connection = push(temporal.connect());
+      client = connection.generationClient();
+      progress.accept("workers");
+      WorkerFactory factory = WorkerFactory.newInstance(connection.workflowClient());
+      push(
+          () -> {
+            factory.shutdownNow();
+            factory.awaitTermination(5, TimeUnit.SECONDS);
+          });
+      GenerationWorkers.Dependencies deps =
+          new GenerationWorkers.Dependencies(
+              ledger,
+              new HttpGenaceClient(
+                  GenaceClientConfig.of(simulator.baseUrl(), API_KEY)
+                      .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(10))),
+              new LocalDirectoryArtifactStore(directory.resolve("artifacts")),
+              WORKER_ID,
+              DispatchGate.OPEN,
+              POLLING,
+              Clock.systemUTC());
+      GenerationWorkers.operationsWorker(factory, deps, WorkerOptions.getDefaultInstance());
+      GenerationWorkers.dispatchWorker(factory, deps, WorkerOptions.getDefaultInstance());
+      factory.start();
+    } catch (IOException e) {
+      close();
+      throw new UncheckedIOException("could not create the demo's directory", e);
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    }
+  }
+
+  private <T extends AutoCloseable> T push(T resource) {
+    started.push(resource);
+    return resource;
+  }
+
+  @Override
+  public void close() {
+    while (!started.isEmpty()) {
+      try {
+        started.pop().close();
+      } catch (Exception e) {
+        if (e instanceof InterruptedException) {
+          Thread.currentThread().interrupt();
+        }
+        // Best effort: the process is about to end; the rest must still be closed.
+      }
+    }
+  }
+
+  private static void deleteRecursively(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    }
+  }
+}

@@ -1,0 +1,227 @@
+package com.genace.ops.dev;
+
+import com.genace.db.Database;
+import com.genace.db.DatabaseConfig;
+import com.genace.db.DatabaseUrl;
+import com.genace.db.EmbeddedDatabase;
+import com.genace.ops.Environment;
+import com.genace.ops.ForegroundServices;
+import com.genace.ops.db.DbCommand;
+import com.genace.ops.simulator.SimulatorCommand;
+import com.genace.ops.temporal.LocalTemporalServer;
+import com.genace.simulator.GenaceSimulator;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code genace dev}: a local stack in this process until Ctrl-C, for the other commands to use.
+ *
+ * <ol>
+ *   <li>Temporal on 127.0.0.1: the real development server when the Temporal CLI is available
+ *       ({@code GENACE_TEMPORAL_CLI}, or {@code temporal} on the PATH), else the Java test server;
+ *   <li>PostgreSQL: {@code DATABASE_URL} when set, else an embedded one; migrated either way;
+ *   <li>the Genace simulator, and an artifact directory;
+ *   <li>the {@code export} lines that point a second terminal at all of it.
+ * </ol>
+ */
+@Command(
+    name = "dev",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run a local stack until Ctrl-C: Temporal on 127.0.0.1, PostgreSQL, the Genace simulator"
+          + " and an artifact directory; print the export lines for a second terminal.",
+      "Temporal is the real development server with its Web UI when the Temporal CLI is"
+          + " available (GENACE_TEMPORAL_CLI names it, or 'temporal' on the PATH), else the Java"
+          + " test server (in memory, no Web UI).",
+      "PostgreSQL is DATABASE_URL when set, else an embedded server. No worker runs here: start"
+          + " ./genace worker in the second terminal."
+    })
+public final class DevCommand implements Runnable {
+
+  static final String CLI_VARIABLE = "GENACE_TEMPORAL_CLI";
+
+  private final Environment env;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(
+      names = "--temporal-port",
+      paramLabel = "PORT",
+      defaultValue = "7233",
+      description = "Temporal's port on 127.0.0.1 (default ${DEFAULT-VALUE}).")
+  int temporalPort;
+
+  @Option(
+      names = "--ui-port",
+      paramLabel = "PORT",
+      defaultValue = "8233",
+      description = "The Web UI's port, with the Temporal CLI (default ${DEFAULT-VALUE}).")
+  int uiPort;
+
+  @Option(
+      names = "--simulator-port",
+      paramLabel = "PORT",
+      defaultValue = "" + SimulatorCommand.DEFAULT_PORT,
+      description = "The Genace simulator's port (default ${DEFAULT-VALUE}).")
+  int simulatorPort;
+
+  @Option(
+      names = "--database-port",
+      paramLabel = "PORT",
+      defaultValue = "0",
+      description = "The embedded PostgreSQL's port (default: a free one).")
+  int databasePort;
+
+  @Option(
+      names = "--test-server",
+      description = "Use the Java test server even when the Temporal CLI is available.")
+  boolean testServer;
+
+  DevCommand(Environment env) {
+    this.env = env;
+  }
+
+  @Override
+  public void run() {
+    for (int port : new int[] {temporalPort, uiPort, simulatorPort, databasePort}) {
+      if (port < 0 || port > 65535) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "ports must be between 0 and 65535");
+      }
+    }
+    Optional<Path> cli = testServer ? Optional.empty() : temporalCli();
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    try (ForegroundServices services = new ForegroundServices()) {
+      Path home = Files.createTempDirectory("genace-dev-");
+      // Everything here (log, artifacts) belongs to a stack that is gone once this exits.
+      services.add(() -> deleteRecursively(home));
+      String temporalAddress;
+      String webUi = null;
+      if (cli.isPresent()) {
+        err.println("starting Temporal (" + cli.get() + " server start-dev)...");
+        err.flush();
+        TemporalCliServer server =
+            services.add(
+                TemporalCliServer.start(
+                    cli.get(), temporalPort, uiPort, home.resolve("temporal.log")));
+        temporalAddress = "127.0.0.1:" + temporalPort;
+        webUi = server.webUi();
+      } else {
+        err.println("starting Temporal (Java test server)...");
+        err.flush();
+        temporalAddress = services.add(LocalTemporalServer.start(temporalPort)).address();
+      }
+      err.println("starting PostgreSQL...");
+      err.flush();
+      String databaseUrl = database(services);
+      GenaceSimulator simulator = services.add(startSimulator());
+      Path artifacts =
+          env.get("GENACE_ARTIFACT_DIR").map(Path::of).orElse(home.resolve("artifacts"));
+      Files.createDirectories(artifacts);
+
+      out.println("Local Genace stack is up. In a second terminal, paste:");
+      out.println();
+      out.println("export TEMPORAL_ADDRESS=" + temporalAddress);
+      out.println("export TEMPORAL_NAMESPACE=default");
+      out.println("export DATABASE_URL=" + databaseUrl);
+      out.println("export GENACE_BASE_URL=" + simulator.baseUrl());
+      out.println("export GENACE_API_KEY=local-dev-key");
+      out.println("export GENACE_ARTIFACT_DIR=" + artifacts);
+      out.println();
+      out.println("then: ./genace worker");
+      out.println(
+          "and:  ./genace submit --model image-v1 --input '{\"prompt\":\"a red fox\"}'; ./genace"
+              + " ops list");
+      out.println();
+      out.println(
+          "Temporal:  "
+              + temporalAddress
+              + (webUi == null
+                  ? " (Java test server: in memory, no Web UI; install the Temporal CLI for one)"
+                  : "   Web UI: " + webUi));
+      out.println("Simulator: " + simulator.baseUrl() + " (any non-blank API key is accepted)");
+      SimulatorCommand.describeEndpoints(out, simulator.baseUrl().toString(), "           ");
+      out.println("Files:     " + home + " (removed on exit)");
+      out.println("Press Ctrl-C to stop everything.");
+      out.flush();
+      services.awaitStop();
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not prepare the dev stack's files", e);
+    }
+  }
+
+  private String database(ForegroundServices services) {
+    Optional<String> configured = env.get("DATABASE_URL");
+    DatabaseUrl url;
+    if (configured.isPresent()) {
+      url = DbCommand.databaseUrl(env);
+    } else {
+      url = services.add(EmbeddedDatabase.start(databasePort)).url();
+    }
+    try (Database database = Database.open(DatabaseConfig.of(url).withMaxPoolSize(2))) {
+      database.migrate();
+    }
+    // Never the password: the user who set DATABASE_URL has it already.
+    return libpq(url) + (url.password().isPresent() ? "   # plus the password, not shown" : "");
+  }
+
+  private GenaceSimulator startSimulator() {
+    try {
+      return GenaceSimulator.builder().port(simulatorPort).start();
+    } catch (UncheckedIOException e) {
+      throw new IllegalStateException(
+          e.getMessage() + " (" + e.getCause().getMessage() + "); choose another --simulator-port",
+          e.getCause());
+    }
+  }
+
+  /**
+   * Best effort: a worker running as another user may have written artifacts here that this user
+   * cannot remove (the launcher, which started this as that unprivileged user, removes them).
+   */
+  private static void deleteRecursively(Path root) {
+    try (java.util.stream.Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    } catch (IOException | UncheckedIOException e) {
+      // Left for the system's temporary-file cleanup.
+    }
+  }
+
+  private static String libpq(DatabaseUrl url) {
+    return url.jdbcUrl()
+        .replaceFirst(
+            "^jdbc:postgresql://", "postgresql://" + url.user().map(u -> u + "@").orElse(""));
+  }
+
+  /** The Temporal CLI: {@code GENACE_TEMPORAL_CLI}, else {@code temporal} on the PATH. */
+  private Optional<Path> temporalCli() {
+    Optional<String> named = env.get(CLI_VARIABLE);
+    if (named.isPresent()) {
+      Path path = Path.of(named.get());
+      if (!Files.isExecutable(path)) {
+        throw new com.genace.ops.ConfigurationException(
+            CLI_VARIABLE + " does not name an executable file: " + named.get());
+      }
+      return Optional.of(path);
+    }
+    for (String directory : env.get("PATH").orElse("").split(java.io.File.pathSeparator)) {
+      if (!directory.isBlank()) {
+        Path candidate = Path.of(directory, "temporal");
+        if (Files.isExecutable(candidate)) {
+          return Optional.of(candidate);
+        }
+      }
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,68 @@
+package com.genace.ops.operations;
+
+import com.genace.controls.WorkerControls;
+import com.genace.db.Database;
+import com.genace.db.DatabaseConfig;
+import com.genace.db.DatabaseUrl;
+import com.genace.ledger.LedgerException;
+import com.genace.ledger.OperationsLedger;
+import com.genace.ops.Environment;
+import com.genace.ops.db.DbCommand;
+import java.util.function.Function;
+
+/** A small pool on {@code DATABASE_URL}, for the commands that read or switch the ledger. */
+final class LedgerAccess implements AutoCloseable {
+
+  private final DatabaseUrl url;
+  private final Database database;
+
+  private LedgerAccess(DatabaseUrl url, Database database) {
+    this.url = url;
+    this.database = database;
+  }
+
+  static LedgerAccess open(Environment env) {
+    DatabaseUrl url = DbCommand.databaseUrl(env);
+    return new LedgerAccess(url, Database.open(DatabaseConfig.of(url).withMaxPoolSize(2)));
+  }
+
+  /**
+   * Runs {@code work} against the ledger, turning a database failure into one line that names the
+   * database (never its password) and hints at the usual fix.
+   */
+  <T> T ledger(Function<OperationsLedger, T> work) {
+    return attempt(() -> work.apply(new OperationsLedger(database.dataSource())));
+  }
+
+  <T> T controls(Function<WorkerControls, T> work) {
+    return attempt(() -> work.apply(new WorkerControls(database.dataSource())));
+  }
+
+  private <T> T attempt(java.util.function.Supplier<T> work) {
+    try {
+      return work.get();
+    } catch (com.genace.ledger.UnknownOperationException e) {
+      throw e;
+    } catch (LedgerException e) {
+      String message = e.getMessage();
+      Throwable root = e;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
+      }
+      // The pool's "connection is not available" hides why; the driver's message says it.
+      if (root != e && root.getMessage() != null && !message.contains(root.getMessage())) {
+        message = message + " (" + root.getMessage() + ")";
+      }
+      String hint =
+          message != null && message.contains("does not exist")
+              ? " (run ./genace db migrate first)"
+              : "";
+      throw new LedgerException("database " + url + ": " + message + hint, e);
+    }
+  }
+
+  @Override
+  public void close() {
+    database.close();
+  }
+}

@@ -1,0 +1,107 @@
+package com.genace.ops.operations;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.genace.ledger.OperationRow;
+import com.genace.ledger.OperationsLedger;
+import com.genace.model.Phase;
+import com.genace.ops.Environment;
+import java.io.PrintWriter;
+import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code genace ops list}: the most recent operations, from the operations table. */
+@Command(
+    name = "list",
+    mixinStandardHelpOptions = true,
+    description = "List the most recently created operations from the table at DATABASE_URL.")
+final class ListCommand implements Runnable {
+
+  static final String PHASES =
+      Arrays.stream(Phase.values()).map(Phase::wire).collect(Collectors.joining(", "));
+
+  private final Environment env;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(
+      names = "--phase",
+      paramLabel = "PHASE",
+      description = "Only operations in this phase: one of " + "${COMPLETION-CANDIDATES}.",
+      completionCandidates = PhaseNames.class)
+  String phase;
+
+  @Option(
+      names = "--limit",
+      paramLabel = "N",
+      defaultValue = "50",
+      description =
+          "At most N operations (1.."
+              + OperationsLedger.MAX_LIST_LIMIT
+              + "; default ${DEFAULT-VALUE}).")
+  int limit;
+
+  @Option(names = "--json", description = "Print a JSON array instead of a table.")
+  boolean json;
+
+  ListCommand(Environment env) {
+    this.env = env;
+  }
+
+  @Override
+  public void run() {
+    Optional<Phase> only = Optional.ofNullable(phase).map(this::parsePhase);
+    if (limit < 1 || limit > OperationsLedger.MAX_LIST_LIMIT) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--limit must be between 1 and " + OperationsLedger.MAX_LIST_LIMIT);
+    }
+    List<OperationRow> rows;
+    try (LedgerAccess access = LedgerAccess.open(env)) {
+      rows = access.ledger(ledger -> ledger.list(only, limit));
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      ArrayNode array = OperationJson.JSON.createArrayNode();
+      rows.forEach(row -> array.add(OperationJson.summary(row)));
+      out.println(OperationJson.pretty(array));
+      return;
+    }
+    if (rows.isEmpty()) {
+      out.println(only.map(p -> "no operations in phase " + p.wire()).orElse("no operations yet"));
+      return;
+    }
+    TextTable table = new TextTable("OPERATION", "PHASE", "NEXT", "REMOTE JOB", "REV", "UPDATED");
+    for (OperationRow row : rows) {
+      table.row(
+          row.operationId(),
+          row.phase().wire(),
+          row.nextAction().wire(),
+          row.remoteJobId().orElse("-"),
+          Long.toString(row.revision()),
+          row.updatedAt().truncatedTo(ChronoUnit.SECONDS).toString());
+    }
+    table.print(out);
+  }
+
+  private Phase parsePhase(String value) {
+    try {
+      return Phase.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "unknown phase '" + value + "'; accepted phases: " + PHASES);
+    }
+  }
+
+  /** The phases, for the help text. */
+  static final class PhaseNames implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return Arrays.stream(Phase.values()).map(Phase::wire).iterator();
+    }
+  }
+}

@@ -1,0 +1,26 @@
+package com.genace.ops.operations;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code genace ops ...}: what an operator does with operations and the fleet. */
+@Command(
+    name = "ops",
+    mixinStandardHelpOptions = true,
+    description = "Inspect operations, resolve reviews, pause and resume dispatch.",
+    subcommands = {
+      ListCommand.class,
+      ShowCommand.class,
+      ResolveCommand.class,
+      DispatchPauseCommands.Pause.class,
+      DispatchPauseCommands.Resume.class
+    })
+public final class OpsCommand implements Runnable {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "missing command");
+  }
+}

@@ -1,0 +1,132 @@
+package com.genace.ops.operations;
+
+import com.genace.ledger.OperationRow;
+import com.genace.ledger.TransitionRow;
+import com.genace.ops.Environment;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code genace ops show ID}: one operation and its history of transitions. */
+@Command(
+    name = "show",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Show one operation from the table at DATABASE_URL, and its history of transitions.",
+      "Denied writes (a worker whose lease was no longer valid) are listed and marked DENIED."
+    })
+final class ShowCommand implements Runnable {
+
+  private final Environment env;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(paramLabel = "ID", description = "The operation id.")
+  String operationId;
+
+  @Option(names = "--json", description = "Print one JSON object instead of text.")
+  boolean json;
+
+  ShowCommand(Environment env) {
+    this.env = env;
+  }
+
+  @Override
+  public void run() {
+    OperationRow row;
+    List<TransitionRow> history;
+    try (LedgerAccess access = LedgerAccess.open(env)) {
+      row = access.ledger(ledger -> ledger.get(operationId));
+      history = access.ledger(ledger -> ledger.history(operationId));
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      out.println(OperationJson.pretty(OperationJson.full(row, history)));
+      return;
+    }
+    printOperation(out, row);
+    out.println();
+    out.println("history (" + history.size() + " entries, oldest first):");
+    TextTable table = new TextTable("AT", "REV", "OWNER", "EVENT", "FROM -> TO", "DETAILS");
+    for (TransitionRow transition : history) {
+      table.row(
+          time(transition.at()),
+          Long.toString(transition.revision()),
+          transition.owner().orElse("-"),
+          transition.accepted() ? transition.event() : transition.event() + " DENIED",
+          transition.fromPhase().orElse("-") + " -> " + transition.toPhase().orElse("-"),
+          "{}".equals(transition.detailsJson()) ? "" : transition.detailsJson());
+    }
+    table.print(out);
+  }
+
+  private static void printOperation(PrintWriter out, OperationRow row) {
+    field(out, "operation", row.operationId());
+    field(out, "phase", row.phase().wire() + " (next action: " + row.nextAction().wire() + ")");
+    field(out, "remote job", row.remoteJobId().orElse("-"));
+    field(
+        out,
+        "lease",
+        row.leaseOwner()
+            .map(owner -> owner + " until " + row.leaseUntil().map(ShowCommand::time).orElse("?"))
+            .orElse("none"));
+    field(out, "revision", Long.toString(row.revision()));
+    field(out, "model", row.model());
+    field(out, "request", row.requestJson());
+    field(out, "created", time(row.createdAt()) + "   updated " + time(row.updatedAt()));
+    field(
+        out,
+        "dispatch",
+        row.dispatchAttempts()
+            + " attempt(s)"
+            + row.dispatchOutcome().map(o -> "; last outcome " + o).orElse("")
+            + row.dispatchDetail().map(d -> " (" + d + ")").orElse("")
+            + row.submittingSince().map(t -> "; submitting since " + time(t)).orElse(""));
+    field(
+        out,
+        "snapshot",
+        row.remoteStatus()
+            .map(
+                status ->
+                    status.wire()
+                        + row.remoteObservedAt().map(t -> " at " + time(t)).orElse("")
+                        + row.remoteSnapshotJson().map(s -> ": " + s).orElse(""))
+            .orElse("-"));
+    field(out, "review", review(row));
+    field(out, "delivery", row.deliveryManifestJson().orElse("-"));
+    field(out, "failure", row.failureReason().orElse("-"));
+  }
+
+  private static String review(OperationRow row) {
+    if (row.reviewReason().isEmpty() && row.reviewResolution().isEmpty()) {
+      return "-";
+    }
+    StringBuilder text = new StringBuilder(row.reviewReason().orElse("?"));
+    row.reviewOpenedAt().ifPresent(t -> text.append(", opened ").append(time(t)));
+    Optional<String> resolution = row.reviewResolution();
+    if (resolution.isPresent()) {
+      text.append("; resolved ").append(resolution.get());
+      row.reviewResolvedBy().ifPresent(by -> text.append(" by ").append(by));
+      row.reviewResolvedAt().ifPresent(t -> text.append(" at ").append(time(t)));
+      row.reviewNote().ifPresent(note -> text.append(": ").append(note));
+    } else {
+      text.append("; waiting for an operator (./genace ops resolve ").append(row.operationId());
+      text.append(" ...)");
+    }
+    return text.toString();
+  }
+
+  private static void field(PrintWriter out, String name, String value) {
+    out.printf("%-11s %s%n", name, value);
+  }
+
+  private static String time(Instant instant) {
+    return instant.truncatedTo(ChronoUnit.MILLIS).toString();
+  }
+}

@@ -1,0 +1,227 @@
+package com.genace.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.genace.controls.WorkerControls;
+import com.genace.ledger.ClaimResult;
+import com.genace.ledger.Lease;
+import com.genace.ledger.NewOperation;
+import com.genace.ledger.OperationsLedger;
+import com.genace.ledger.WriteResult;
+import com.genace.model.NextAction;
+import com.genace.testing.DatabaseExtension;
+import com.genace.testing.TestDatabase;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** {@code ops list}, {@code ops show} and the dispatch pause, against the real table. */
+@ExtendWith(DatabaseExtension.class)
+class OpsInspectionCommandsTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final OperationsLedger ledger = new OperationsLedger(TestDatabase.dataSource());
+  private final Map<String, String> env = Map.of("DATABASE_URL", TestStack.databaseUrl());
+
+  @Test
+  void list_prints_an_aligned_table_newest_first() {
+    pending("op-a");
+    inReview("op-bb");
+
+    CliRunner.Result result = CliRunner.run(env, "ops", "list");
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    List<String> lines = result.out().lines().toList();
+    assertThat(lines.get(0))
+        .startsWith("OPERATION  PHASE      NEXT       REMOTE JOB  REV  UPDATED");
+    assertThat(lines.get(1)).startsWith("op-bb      in_review  reconcile  -           1    ");
+    assertThat(lines.get(2)).startsWith("op-a       pending    dispatch   -           0    ");
+    assertThat(lines).hasSize(3);
+  }
+
+  @Test
+  void list_filters_by_phase_and_limits() {
+    pending("op-1");
+    pending("op-2");
+    inReview("op-3");
+
+    CliRunner.Result inReview = CliRunner.run(env, "ops", "list", "--phase", "in_review");
+    CliRunner.Result limited = CliRunner.run(env, "ops", "list", "--limit", "1");
+    CliRunner.Result none = CliRunner.run(env, "ops", "list", "--phase", "delivered");
+
+    assertThat(inReview.out().lines().skip(1).map(l -> l.split(" ")[0])).containsExactly("op-3");
+    assertThat(limited.out().lines()).hasSize(2);
+    assertThat(none.out()).isEqualTo("no operations in phase delivered\n");
+  }
+
+  @Test
+  void list_as_json_gives_one_object_per_operation() throws Exception {
+    pending("op-json");
+
+    CliRunner.Result result = CliRunner.run(env, "ops", "list", "--json");
+
+    JsonNode array = JSON.readTree(result.out());
+    assertThat(array.size()).isEqualTo(1);
+    assertThat(array.get(0).get("operation_id").asText()).isEqualTo("op-json");
+    assertThat(array.get(0).get("phase").asText()).isEqualTo("pending");
+    assertThat(array.get(0).get("next_action").asText()).isEqualTo("dispatch");
+    assertThat(array.get(0).get("remote_job_id").isNull()).isTrue();
+  }
+
+  @Test
+  void an_unknown_phase_is_a_usage_error_naming_the_accepted_phases() {
+    CliRunner.Result result = CliRunner.run(env, "ops", "list", "--phase", "done");
+
+    assertThat(result.exitCode()).isEqualTo(2);
+    assertThat(result.err())
+        .contains("unknown phase 'done'; accepted phases: pending, submitting, observing,")
+        .contains("Usage: genace ops list");
+  }
+
+  @Test
+  void list_without_a_database_url_names_the_variable() {
+    CliRunner.Result result = CliRunner.run(Map.of(), "ops", "list");
+
+    assertThat(result.exitCode()).isEqualTo(1);
+    assertThat(result.err()).isEqualTo("genace: error: DATABASE_URL is not set\n");
+  }
+
+  @Test
+  void an_unreachable_database_fails_without_showing_the_password() {
+    CliRunner.Result result =
+        CliRunner.run(
+            Map.of("DATABASE_URL", "postgresql://u:s3cret@127.0.0.1:1/db"), "ops", "list");
+
+    assertThat(result.exitCode()).isEqualTo(1);
+    assertThat(result.err())
+        .startsWith("genace: error: database jdbc:postgresql://127.0.0.1:1/db (user u)")
+        .doesNotContain("s3cret");
+  }
+
+  @Test
+  void list_against_an_unmigrated_database_says_to_migrate() throws Exception {
+    try (var connection = TestDatabase.dataSource().getConnection();
+        var statement = connection.createStatement()) {
+      statement.execute("DROP DATABASE IF EXISTS ops_empty");
+      statement.execute("CREATE DATABASE ops_empty");
+    }
+    String url = TestStack.databaseUrl().replaceFirst("/postgres(\\?|$)", "/ops_empty$1");
+
+    CliRunner.Result result = CliRunner.run(Map.of("DATABASE_URL", url), "ops", "list");
+
+    assertThat(result.exitCode()).isEqualTo(1);
+    assertThat(result.err()).contains("does not exist").contains("./genace db migrate");
+  }
+
+  @Test
+  void show_prints_the_operation_and_its_history_with_denied_writes_marked() {
+    Lease stale = deniedWrite("op-show");
+
+    CliRunner.Result result = CliRunner.run(env, "ops", "show", "op-show");
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    assertThat(result.out())
+        .contains("operation   op-show")
+        .contains("phase       pending (next action: dispatch)")
+        .contains("model       image-v1")
+        .contains("request     {\"prompt\": \"a fox\"}")
+        .contains("history (");
+    assertThat(result.out().lines().filter(l -> l.contains("DENIED")))
+        .singleElement()
+        .asString()
+        .contains("submitting DENIED")
+        .contains(stale.owner())
+        .contains("\"denied\": \"lease\"");
+  }
+
+  @Test
+  void show_as_json_includes_review_and_history() throws Exception {
+    inReview("op-review");
+
+    CliRunner.Result result = CliRunner.run(env, "ops", "show", "op-review", "--json");
+
+    JsonNode json = JSON.readTree(result.out());
+    assertThat(json.get("phase").asText()).isEqualTo("in_review");
+    assertThat(json.get("review").get("reason").asText()).isEqualTo("post_outcome_unknown");
+    assertThat(json.get("request").get("prompt").asText()).isEqualTo("a fox");
+    assertThat(json.get("history").findValuesAsText("event"))
+        .containsSubsequence("created", "claimed", "submitting", "review_opened");
+  }
+
+  @Test
+  void show_of_an_unknown_operation_exits_1() {
+    CliRunner.Result result = CliRunner.run(env, "ops", "show", "nope");
+
+    assertThat(result.exitCode()).isEqualTo(1);
+    assertThat(result.err()).isEqualTo("genace: error: unknown operation 'nope'\n");
+  }
+
+  @Test
+  void pause_and_resume_dispatch_switch_the_durable_control() {
+    WorkerControls controls = new WorkerControls(TestDatabase.dataSource());
+
+    CliRunner.Result paused =
+        CliRunner.run(env, "ops", "pause-dispatch", "--reason", "Genace incident", "--by", "alice");
+    boolean pausedInTable = controls.dispatchPause().isPresent();
+    CliRunner.Result resumed = CliRunner.run(env, "ops", "resume-dispatch", "--by", "alice");
+
+    assertThat(paused.exitCode()).as(paused.err()).isZero();
+    assertThat(paused.out())
+        .startsWith("dispatch: PAUSED fleet-wide by alice since ")
+        .contains("(Genace incident)");
+    assertThat(pausedInTable).isTrue();
+    assertThat(resumed.exitCode()).as(resumed.err()).isZero();
+    assertThat(resumed.out()).isEqualTo("dispatch: running (workers may send new POSTs)\n");
+    assertThat(controls.dispatchPause()).isEmpty();
+  }
+
+  @Test
+  void pause_dispatch_defaults_the_operator_to_user() {
+    CliRunner.Result result =
+        CliRunner.run(
+            Map.of("DATABASE_URL", TestStack.databaseUrl(), "USER", "bob"),
+            "ops",
+            "pause-dispatch");
+
+    assertThat(result.out()).startsWith("dispatch: PAUSED fleet-wide by bob since ");
+  }
+
+  private void pending(String id) {
+    assertThat(ledger.create(new NewOperation(id, "image-v1", "{\"prompt\":\"a fox\"}"))).isTrue();
+  }
+
+  private Lease claim(OperationsLedger on, String id, String owner) {
+    ClaimResult claim = on.claim(id, owner, NextAction.DISPATCH);
+    assertThat(claim).isInstanceOf(ClaimResult.Acquired.class);
+    return ((ClaimResult.Acquired) claim).lease();
+  }
+
+  /** Pending, then a POST whose outcome is unknown: in review, as a worker would leave it. */
+  void inReview(String id) {
+    pending(id);
+    Lease lease = claim(ledger, id, "worker-a");
+    assertThat(ledger.markSubmitting(lease)).isEqualTo(WriteResult.APPLIED);
+    assertThat(ledger.openReview(lease, "post_outcome_unknown", "connection reset"))
+        .isEqualTo(WriteResult.APPLIED);
+  }
+
+  /** A worker whose lease expired tries to write: the ledger denies it and keeps a record. */
+  private Lease deniedWrite(String id) {
+    pending(id);
+    OperationsLedger shortLeases =
+        new OperationsLedger(TestDatabase.dataSource(), Duration.ofMillis(1));
+    Lease stale = claim(shortLeases, id, "slow-worker");
+    try {
+      Thread.sleep(20);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    assertThat(shortLeases.markSubmitting(stale)).isEqualTo(WriteResult.DENIED);
+    return stale;
+  }
+}

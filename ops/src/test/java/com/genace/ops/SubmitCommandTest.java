@@ -1,0 +1,143 @@
+package com.genace.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.genace.model.Phase;
+import com.genace.testing.DatabaseExtension;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+@ExtendWith(DatabaseExtension.class)
+class SubmitCommandTest {
+
+  @TempDir static Path artifacts;
+  static TestStack stack;
+
+  @BeforeAll
+  static void start() {
+    stack = new TestStack(artifacts);
+  }
+
+  @AfterAll
+  static void stop() {
+    stack.close();
+  }
+
+  @Test
+  void submit_prints_the_operation_id_and_the_operation_is_delivered() {
+    CliRunner.Result result =
+        CliRunner.run(
+            stack.env(),
+            "submit",
+            "--model",
+            "image-v1",
+            "--input",
+            "{\"prompt\":\"a red fox\"}",
+            "--operation-id",
+            "submit-1");
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    assertThat(result.out()).isEqualTo("submit-1\n");
+    assertThat(result.err()).contains("started operation submit-1");
+    assertThat(stack.awaitPhase("submit-1", Phase.DELIVERED).requestJson())
+        .isEqualTo("{\"prompt\": \"a red fox\"}");
+  }
+
+  @Test
+  void submit_without_an_operation_id_generates_a_uuid() {
+    CliRunner.Result result =
+        CliRunner.run(stack.env(), "submit", "--model", "image-v1", "--input", "{}");
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    String id = result.out().strip();
+    assertThat(UUID.fromString(id).toString()).isEqualTo(id);
+    stack.awaitPhase(id, Phase.DELIVERED);
+  }
+
+  @Test
+  void submitting_the_same_operation_twice_sends_one_post() {
+    String[] args = {"submit", "--model", "image-v1", "--input", "{}", "--operation-id", "twice"};
+
+    CliRunner.Result first = CliRunner.run(stack.env(), args);
+    CliRunner.Result second = CliRunner.run(stack.env(), args);
+    stack.awaitPhase("twice", Phase.DELIVERED);
+    CliRunner.Result third = CliRunner.run(stack.env(), args);
+
+    assertThat(first.exitCode()).as(first.err()).isZero();
+    assertThat(second.exitCode()).as(second.err()).isZero();
+    assertThat(second.out()).isEqualTo("twice\n");
+    assertThat(second.err()).contains("already started").contains("nothing is dispatched again");
+    assertThat(third.exitCode()).as(third.err()).isZero();
+    assertThat(third.err()).contains("already started");
+    assertThat(stack.simulator.stats().postsFor("twice")).isEqualTo(1);
+    assertThat(stack.simulator.jobsForOperation("twice")).hasSize(1);
+  }
+
+  @Test
+  void malformed_input_json_is_a_usage_error_that_says_json() {
+    CliRunner.Result result =
+        CliRunner.run(stack.env(), "submit", "--model", "image-v1", "--input", "{\"prompt\":");
+
+    assertThat(result.exitCode()).isEqualTo(2);
+    assertThat(result.err()).contains("--input is not valid JSON").contains("Usage: genace submit");
+  }
+
+  @Test
+  void input_that_is_not_a_json_object_is_a_usage_error() {
+    CliRunner.Result result =
+        CliRunner.run(stack.env(), "submit", "--model", "image-v1", "--input", "[1, 2]");
+
+    assertThat(result.exitCode()).isEqualTo(2);
+    assertThat(result.err()).contains("--input must be a JSON object");
+  }
+
+  @Test
+  void an_unreachable_temporal_fails_fast_naming_the_address() {
+    Map<String, String> env = new HashMap<>(stack.env());
+    env.put("TEMPORAL_ADDRESS", "127.0.0.1:1");
+    long started = System.nanoTime();
+
+    CliRunner.Result result = CliRunner.run(env, "submit", "--model", "image-v1", "--input", "{}");
+
+    assertThat(result.exitCode()).isEqualTo(1);
+    assertThat(result.err()).startsWith("genace: error: cannot reach Temporal at 127.0.0.1:1");
+    assertThat(result.err().lines()).hasSize(1);
+    assertThat((System.nanoTime() - started) / 1_000_000_000).isLessThan(15);
+  }
+
+  @Test
+  void a_malformed_temporal_address_names_the_variable() {
+    Map<String, String> env = new HashMap<>(stack.env());
+    env.put("TEMPORAL_ADDRESS", "no port here");
+
+    CliRunner.Result result = CliRunner.run(env, "submit", "--model", "image-v1", "--input", "{}");
+
+    assertThat(result.exitCode()).isEqualTo(1);
+    assertThat(result.err()).contains("TEMPORAL_ADDRESS must be host:port");
+  }
+
+  @Test
+  void a_dispatch_timeout_out_of_range_is_a_usage_error() {
+    CliRunner.Result result =
+        CliRunner.run(
+            stack.env(), "submit", "--model", "m", "--input", "{}", "--dispatch-timeout", "0");
+
+    assertThat(result.exitCode()).isEqualTo(2);
+    assertThat(result.err()).contains("--dispatch-timeout must be between 1 and 1800 seconds");
+  }
+
+  @Test
+  void a_missing_model_is_a_usage_error() {
+    CliRunner.Result result = CliRunner.run(stack.env(), "submit", "--input", "{}");
+
+    assertThat(result.exitCode()).isEqualTo(2);
+    assertThat(result.err()).contains("Missing required option: '--model=MODEL'");
+  }
+}

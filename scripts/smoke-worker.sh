@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Drives `./genace worker` from the outside, as an operator would, against `./genace dev`:
+# probes and the protected status document, an operation delivered, a fleet-wide pause that sends
+# no POST until resumed, a lost POST response resolved by an operator, a refused resolution, and
+# SIGTERM ending in a drain and exit 0. Prints "N passed, 0 failed" when every check holds.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TEMPORAL_PORT="${SMOKE_TEMPORAL_PORT:-17333}"
+SIM_PORT="${SMOKE_SIMULATOR_PORT:-18787}"
+STATUS_PORT="${SMOKE_STATUS_PORT:-18686}"
+TOKEN="smoke-token"
+WORK="$(mktemp -d)"
+chmod 755 "$WORK"
+PASSED=0
+WORKER_PID=""
+
+log() { echo "== smoke: $*"; }
+fail() {
+  echo "== smoke: FAILED: $*" >&2
+  echo "-- worker log (tail):" >&2; tail -n 30 "$WORK/worker.log" >&2 || true
+  echo "-- dev log (tail):" >&2; tail -n 30 "$WORK/dev.err" >&2 || true
+  echo "$PASSED passed, 1 failed"
+  exit 1
+}
+pass() { PASSED=$((PASSED + 1)); log "ok: $*"; }
+cleanup() {
+  [[ -n "$WORKER_PID" ]] && kill -TERM "$WORKER_PID" 2>/dev/null || true
+  pkill -TERM -f "GenaceCli dev --test-server --temporal-port $TEMPORAL_PORT" 2>/dev/null || true
+  sleep 2
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# Waits up to $1 seconds for the command in the remaining arguments to succeed.
+wait_for() {
+  local deadline=$((SECONDS + $1)); shift
+  until "$@" >/dev/null 2>&1; do
+    [[ $SECONDS -lt $deadline ]] || return 1
+    sleep 0.5
+  done
+}
+http_code() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
+answers_200() { [[ "$(http_code "$1")" == 200 ]]; }
+phase_of() { "$ROOT/genace" ops show "$1" --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["phase"])'; }
+has_phase() { [[ "$(phase_of "$1")" == "$2" ]]; }
+posts_for() { curl -s "127.0.0.1:$SIM_PORT/_sim/stats" | python3 -c "import json,sys; print(json.load(sys.stdin)['posts_by_operation'].get('$1', 0))"; }
+
+cd "$ROOT"
+log "starting the dev stack (Temporal test server on $TEMPORAL_PORT, simulator on $SIM_PORT)"
+./genace dev --test-server --temporal-port "$TEMPORAL_PORT" --simulator-port "$SIM_PORT" \
+  >"$WORK/dev.out" 2>"$WORK/dev.err" &
+wait_for 180 grep -q '^export GENACE_ARTIFACT_DIR' "$WORK/dev.out" || fail "dev stack did not start"
+eval "$(grep '^export' "$WORK/dev.out")"
+export GENACE_STATUS_ADDR="127.0.0.1:$STATUS_PORT" GENACE_STATUS_TOKEN="$TOKEN"
+export GENACE_DRAIN_SECONDS=5 GENACE_WORKER_ID=smoke-worker GENACE_ARTIFACT_DIR="$WORK/artifacts"
+
+log "starting ./genace worker"
+./genace worker >"$WORK/worker.log" 2>&1 &
+WORKER_PID=$!
+S="http://127.0.0.1:$STATUS_PORT"
+wait_for 90 answers_200 "$S/startupz" || fail "worker never started"
+[[ "$(http_code "$S/livez")" == 200 ]] && pass "/livez 200" || fail "/livez"
+[[ "$(http_code "$S/readyz")" == 200 ]] && pass "/readyz 200" || fail "/readyz"
+[[ "$(http_code "$S/status")" == 401 ]] && pass "/status without the token is 401" || fail "/status token"
+STATUS="$(curl -s -H "Authorization: Bearer $TOKEN" "$S/status")"
+grep -q '"accepting_dispatch":true' <<<"$STATUS" && pass "/status has the seed's document" || fail "status: $STATUS"
+! grep -q "$GENACE_API_KEY" <<<"$STATUS" && pass "/status shows no API key" || fail "API key in status"
+curl -s "$S/metrics" | grep -q '^genace_accepting_dispatch' && pass "/metrics" || fail "/metrics"
+
+./genace submit --model image-v1 --input '{"prompt":"a red fox"}' --operation-id smoke-fox >/dev/null
+wait_for 60 has_phase smoke-fox delivered && pass "an operation is delivered" || fail "smoke-fox not delivered"
+
+./genace ops pause-dispatch --reason "smoke test" >/dev/null
+wait_for 15 sh -c "curl -s $S/readyz | grep -q '\"accepting_dispatch\":false'" \
+  && pass "a fleet pause makes dispatch unready" || fail "pause not honoured"
+./genace submit --model image-v1 --input '{"prompt":"paused"}' --operation-id smoke-paused >/dev/null
+sleep 4
+[[ "$(posts_for smoke-paused)" == 0 ]] && pass "a paused dispatcher sends no POST" || fail "POST while paused"
+./genace ops resume-dispatch >/dev/null
+wait_for 60 has_phase smoke-paused delivered && pass "resumed dispatch delivers it" || fail "smoke-paused"
+
+curl -s -X POST "127.0.0.1:$SIM_PORT/_sim/faults" -d '{"lose_post_response_next":1}' >/dev/null
+./genace submit --model image-v1 --input '{"prompt":"lost"}' --operation-id smoke-lost >/dev/null
+wait_for 60 has_phase smoke-lost in_review && pass "a lost POST response opens a review" || fail "no review"
+JOB="$(curl -s "127.0.0.1:$SIM_PORT/_sim/jobs?operation_id=smoke-lost" | python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["id"])')"
+./genace ops resolve smoke-lost --found-remote-job "$JOB" --reason "seen on Genace" >/dev/null
+wait_for 60 has_phase smoke-lost delivered && pass "the resolved review is delivered" || fail "smoke-lost"
+[[ "$(posts_for smoke-lost)" == 1 ]] && pass "the lost operation was POSTed once" || fail "second POST"
+if ./genace ops resolve smoke-fox --abandon --reason "too late" 2>/dev/null; then
+  fail "resolving a delivered operation succeeded"
+else
+  pass "resolving an operation not in review is refused"
+fi
+
+kill -TERM "$WORKER_PID"
+rc=0; wait "$WORKER_PID" || rc=$?
+WORKER_PID=""
+[[ "$rc" == 0 ]] && pass "SIGTERM drains and exits 0" || fail "worker exited $rc after SIGTERM"
+
+echo "$PASSED passed, 0 failed"
