@@ -2,6 +2,10 @@ package com.genace.client;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -29,6 +33,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLHandshakeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +49,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The API key is sent only to the configured base URL's origin (output URLs may point at a CDN)
  * and is masked in any server-provided text that ends up in a message.
+ *
+ * <p>Every call is a client span (see {@link HttpSpans}), recorded by the given {@link
+ * OpenTelemetry}, by default the global one (a no-op unless the process installed one).
  */
 public final class HttpGenaceClient implements GenaceClient {
 
@@ -57,13 +65,24 @@ public final class HttpGenaceClient implements GenaceClient {
   private final GenaceClientConfig config;
   private final HttpClient http;
   private final String base;
+  private final HttpSpans spans;
 
   /**
    * @throws IllegalStateException if {@value #ALL_METHOD_RETRY_PROPERTY} is set to anything but
    *     {@code false}
    */
   public HttpGenaceClient(GenaceClientConfig config) {
+    this(config, GlobalOpenTelemetry.getOrNoop());
+  }
+
+  /**
+   * @param openTelemetry records a span per call
+   * @throws IllegalStateException if {@value #ALL_METHOD_RETRY_PROPERTY} is set to anything but
+   *     {@code false}
+   */
+  public HttpGenaceClient(GenaceClientConfig config, OpenTelemetry openTelemetry) {
     this.config = Objects.requireNonNull(config, "config");
+    this.spans = new HttpSpans(Objects.requireNonNull(openTelemetry, "openTelemetry"));
     String allMethodRetry = System.getProperty(ALL_METHOD_RETRY_PROPERTY);
     if (allMethodRetry != null && !"false".equalsIgnoreCase(allMethodRetry.trim())) {
       throw new IllegalStateException(
@@ -95,7 +114,16 @@ public final class HttpGenaceClient implements GenaceClient {
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofByteArray(createBody(request)))
             .build();
-    CreateOutcome outcome = send(post);
+    Span span = spans.start("POST", config.createPath(), config.baseUrl());
+    span.setAttribute(HttpSpans.OPERATION_ID, request.operationId());
+    CreateOutcome outcome =
+        traced(
+            span,
+            () -> {
+              CreateOutcome sent = send(post);
+              HttpSpans.outcome(span, sent);
+              return sent;
+            });
     log.debug(
         "POST {} for operation {}: {}",
         config.createPath(),
@@ -113,12 +141,15 @@ public final class HttpGenaceClient implements GenaceClient {
         config
             .jobPathTemplate()
             .replace(GenaceClientConfig.JOB_ID_PLACEHOLDER, encode(remoteJobId));
-    return read(path, body -> ResponseParser.snapshot(body, remoteJobId));
+    Span span = spans.start("GET", config.jobPathTemplate(), config.baseUrl());
+    span.setAttribute(HttpSpans.REMOTE_JOB_ID, remoteJobId);
+    return traced(span, () -> read(path, body -> ResponseParser.snapshot(body, remoteJobId)));
   }
 
   @Override
   public List<String> listModels() {
-    return read(config.modelsPath(), ResponseParser::models);
+    Span span = spans.start("GET", config.modelsPath(), config.baseUrl());
+    return traced(span, () -> read(config.modelsPath(), ResponseParser::models));
   }
 
   @Override
@@ -129,6 +160,15 @@ public final class HttpGenaceClient implements GenaceClient {
       throw new IllegalArgumentException("output url is not an absolute http(s) URL");
     }
     URI url = URI.create(output.url());
+    traced(
+        spans.start("GET", "output", url),
+        () -> {
+          fetch(output, url, target);
+          return null;
+        });
+  }
+
+  private void fetch(JobOutput output, URI url, Path target) {
     String shown = withoutQuery(url);
     HttpRequest.Builder builder =
         sameOrigin(url)
@@ -153,10 +193,23 @@ public final class HttpGenaceClient implements GenaceClient {
     }
   }
 
+  /** Runs the call with the span current, and ends it. */
+  private static <T> T traced(Span span, Supplier<T> call) {
+    try (Scope ignored = span.makeCurrent()) {
+      return call.get();
+    } catch (RuntimeException e) {
+      HttpSpans.failed(span, e);
+      throw e;
+    } finally {
+      span.end();
+    }
+  }
+
   private CreateOutcome send(HttpRequest post) {
     HttpResponse<byte[]> response;
     try {
       response = http.send(post, HttpResponse.BodyHandlers.ofByteArray());
+      HttpSpans.status(Span.current(), response.statusCode());
     } catch (HttpConnectTimeoutException e) {
       return new CreateOutcome.NotSent(
           "connection not established within " + config.connectTimeout());
@@ -221,7 +274,9 @@ public final class HttpGenaceClient implements GenaceClient {
   private <T> HttpResponse<T> exchange(
       HttpRequest request, String what, HttpResponse.BodyHandler<T> handler) {
     try {
-      return http.send(request, handler);
+      HttpResponse<T> response = http.send(request, handler);
+      HttpSpans.status(Span.current(), response.statusCode());
+      return response;
     } catch (HttpTimeoutException e) {
       throw new GenaceUnavailableException("Genace " + what + " timed out: " + describe(e), e);
     } catch (IOException e) {
@@ -361,7 +416,7 @@ public final class HttpGenaceClient implements GenaceClient {
         && effectivePort(url) == effectivePort(baseUrl);
   }
 
-  private static int effectivePort(URI uri) {
+  static int effectivePort(URI uri) {
     if (uri.getPort() != -1) {
       return uri.getPort();
     }

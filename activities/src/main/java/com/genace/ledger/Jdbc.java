@@ -1,5 +1,13 @@
 package com.genace.ledger;
 
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -12,8 +20,23 @@ import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
 
-/** Runs one prepared statement per call on a pooled connection in autocommit mode. */
+/**
+ * Runs one prepared statement per call on a pooled connection in autocommit mode.
+ *
+ * <p>Inside a trace (an activity's), each statement is a client span named {@code ledger NAME} (see
+ * {@link StatementNames}) with the parameterised SQL and never a bound value; statements run
+ * outside any trace (the periodic statistics) are not traced, so they do not flood the backend with
+ * one-span traces.
+ */
 final class Jdbc {
+
+  static final AttributeKey<String> DB_SYSTEM = AttributeKey.stringKey("db.system.name");
+  static final AttributeKey<String> DB_SUMMARY = AttributeKey.stringKey("db.query.summary");
+  static final AttributeKey<String> DB_TEXT = AttributeKey.stringKey("db.query.text");
+  static final AttributeKey<Long> DB_ROWS = AttributeKey.longKey("db.response.returned_rows");
+  static final AttributeKey<Long> DB_UPDATED = AttributeKey.longKey("genace.db.updated_rows");
+  static final AttributeKey<String> DB_STATUS = AttributeKey.stringKey("db.response.status_code");
+  static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
 
   /** PostgreSQL's lock_not_available and query_canceled: the bounded waits ran out. */
   private static final List<String> CONTENTION_STATES = List.of("55P03", "57014");
@@ -24,9 +47,15 @@ final class Jdbc {
   }
 
   private final DataSource dataSource;
+  private final Tracer tracer;
 
   Jdbc(DataSource dataSource) {
+    this(dataSource, GlobalOpenTelemetry.getOrNoop());
+  }
+
+  Jdbc(DataSource dataSource, OpenTelemetry openTelemetry) {
     this.dataSource = dataSource;
+    this.tracer = openTelemetry.getTracer("com.genace.ledger");
   }
 
   <T> List<T> query(String sql, List<?> args, RowMapper<T> mapper) {
@@ -39,7 +68,9 @@ final class Jdbc {
 
   /** Like {@link #query} but lets the caller decide what a failed statement means. */
   <T> List<T> queryOrThrow(String sql, List<?> args, RowMapper<T> mapper) throws SQLException {
-    try (Connection connection = dataSource.getConnection();
+    Span span = startSpan(sql);
+    try (Scope ignored = span.makeCurrent();
+        Connection connection = dataSource.getConnection();
         PreparedStatement statement = connection.prepareStatement(sql)) {
       bind(statement, args);
       try (ResultSet rs = statement.executeQuery()) {
@@ -47,8 +78,14 @@ final class Jdbc {
         while (rs.next()) {
           rows.add(mapper.map(rs));
         }
+        span.setAttribute(DB_ROWS, (long) rows.size());
         return rows;
       }
+    } catch (SQLException | RuntimeException e) {
+      failed(span, e);
+      throw e;
+    } finally {
+      span.end();
     }
   }
 
@@ -61,13 +98,46 @@ final class Jdbc {
   }
 
   int update(String sql, List<?> args) {
-    try (Connection connection = dataSource.getConnection();
+    Span span = startSpan(sql);
+    try (Scope ignored = span.makeCurrent();
+        Connection connection = dataSource.getConnection();
         PreparedStatement statement = connection.prepareStatement(sql)) {
       bind(statement, args);
-      return statement.executeUpdate();
+      int updated = statement.executeUpdate();
+      span.setAttribute(DB_UPDATED, (long) updated);
+      return updated;
     } catch (SQLException e) {
+      failed(span, e);
       throw translate(e);
+    } catch (RuntimeException e) {
+      failed(span, e);
+      throw e;
+    } finally {
+      span.end();
     }
+  }
+
+  private Span startSpan(String sql) {
+    if (!Span.current().getSpanContext().isValid()) {
+      return Span.getInvalid();
+    }
+    String name = StatementNames.of(sql);
+    return tracer
+        .spanBuilder("ledger " + name)
+        .setSpanKind(SpanKind.CLIENT)
+        .setAttribute(DB_SYSTEM, "postgresql")
+        .setAttribute(DB_SUMMARY, name)
+        .setAttribute(DB_TEXT, sql)
+        .startSpan();
+  }
+
+  /** The SQL state and type only: a driver's message may quote a bound value. */
+  private static void failed(Span span, Exception e) {
+    if (e instanceof SQLException sql && sql.getSQLState() != null) {
+      span.setAttribute(DB_STATUS, sql.getSQLState());
+    }
+    span.setAttribute(ERROR_TYPE, e.getClass().getName());
+    span.setStatus(StatusCode.ERROR, e.getClass().getSimpleName());
   }
 
   static LedgerException translate(SQLException e) {

@@ -143,7 +143,9 @@ public final class OperationsLedger {
                         Jdbc.instant(rs, "lease_until").orElseThrow()),
                     Jdbc.text(rs, "remote_job_id")));
     if (acquired.isPresent()) {
-      return acquired.get();
+      ClaimResult.Acquired claimed = (ClaimResult.Acquired) acquired.get();
+      LogFields.lease(claimed.lease(), claimed.remoteJobId());
+      return claimed;
     }
     if (action == NextAction.DISPATCH || action == NextAction.OBSERVE) {
       Optional<ClaimResult> diverted =
@@ -215,6 +217,7 @@ public final class OperationsLedger {
   public WriteResult recordAccepted(Lease lease, String remoteJobId) {
     requireAction(lease, NextAction.DISPATCH);
     Identifiers.requireRemoteJobId(remoteJobId);
+    LogFields.remoteJob(remoteJobId);
     return write(
         LedgerStatements.RECORD_ACCEPTED,
         lease,

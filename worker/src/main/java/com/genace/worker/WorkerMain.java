@@ -1,13 +1,18 @@
 package com.genace.worker;
 
 import com.genace.worker.config.WorkerConfig;
+import com.genace.worker.telemetry.JsonLogging;
+import com.genace.worker.telemetry.Telemetry;
 import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
-/** {@code ./genace worker}: runs until SIGTERM or SIGINT, then drains and exits 0. */
+/**
+ * {@code ./genace worker}: runs until SIGTERM or SIGINT, then drains and exits 0. Logs are JSON
+ * lines on standard output; OpenTelemetry is configured from the {@code OTEL_*} variables.
+ */
 public final class WorkerMain {
 
   private WorkerMain() {}
@@ -17,11 +22,16 @@ public final class WorkerMain {
    */
   public static int run(Map<String, String> env) throws InterruptedException {
     WorkerConfig config = WorkerConfig.fromEnvironment(env);
+    JsonLogging.install();
     CountDownLatch stop = new CountDownLatch(1);
     Thread main = Thread.currentThread();
-    try (WorkerProcess process =
-        new WorkerProcess(
-            config, registry -> TemporalConnection.connect(config, registry), Clock.systemUTC())) {
+    Telemetry telemetry = Telemetry.install(env);
+    try (telemetry;
+        WorkerProcess process =
+            new WorkerProcess(
+                config,
+                registry -> TemporalConnection.connect(config, registry),
+                Clock.systemUTC())) {
       SignalHandler onSignal =
           signal -> {
             stop.countDown();

@@ -22,8 +22,13 @@ import com.genace.worker.health.Readiness;
 import com.genace.worker.health.StatusServer;
 import com.genace.worker.health.WorkerMetrics;
 import com.genace.worker.health.WorkerState;
+import com.genace.worker.telemetry.ActivityLogContext;
+import com.genace.worker.telemetry.MicrometerBridge;
+import com.genace.worker.telemetry.TemporalTracing;
 import com.genace.workflows.TaskQueues;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.OpenTelemetry;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
@@ -55,6 +60,9 @@ import org.slf4j.LoggerFactory;
  *       ones still in flight in review (never back to dispatchable); stop the other activities,
  *       which release their leases so another worker takes over at once.
  * </ol>
+ *
+ * <p>Traces, HTTP and SQL spans and the OTLP copy of the metrics go to the global OpenTelemetry (a
+ * no-op unless {@link com.genace.worker.telemetry.Telemetry#install} ran first).
  */
 public final class WorkerProcess implements AutoCloseable {
 
@@ -80,6 +88,7 @@ public final class WorkerProcess implements AutoCloseable {
   private final WorkerFactory factory;
   private final Worker dispatchWorker;
   private final StatusServer statusServer;
+  private final MicrometerBridge metricsBridge;
   private final ScheduledExecutorService loops =
       Executors.newScheduledThreadPool(
           2,
@@ -98,6 +107,8 @@ public final class WorkerProcess implements AutoCloseable {
     this.clock = clock;
     this.state = new WorkerState(clock, config.maxConcurrentDispatches());
     this.metrics = new WorkerMetrics(state);
+    OpenTelemetry openTelemetry = GlobalOpenTelemetry.getOrNoop();
+    this.metricsBridge = MicrometerBridge.start(metrics.registry(), openTelemetry);
     this.stubs = connect.apply(metrics.registry());
     this.database = Database.open(DatabaseConfig.of(config.databaseUrl()).withMaxPoolSize(20));
     this.ledger = new OperationsLedger(database.dataSource(), config.leaseDuration());
@@ -108,19 +119,25 @@ public final class WorkerProcess implements AutoCloseable {
         new HttpGenaceClient(
             GenaceClientConfig.of(config.genaceBaseUrl(), config.genaceApiKey())
                 .withTimeouts(
-                    GenaceClientConfig.DEFAULT_CONNECT_TIMEOUT, config.genaceReadTimeout()));
+                    GenaceClientConfig.DEFAULT_CONNECT_TIMEOUT, config.genaceReadTimeout()),
+            openTelemetry);
     WorkflowClient client =
         WorkflowClient.newInstance(
             stubs,
             WorkflowClientOptions.newBuilder()
                 .setNamespace(config.temporalNamespace())
                 .setIdentity(config.workerId())
+                .setInterceptors(TemporalTracing.clientInterceptor(openTelemetry))
                 .build());
     this.factory =
         WorkerFactory.newInstance(
             client,
             WorkerFactoryOptions.newBuilder()
-                .setWorkerInterceptors(new ActivityCounting(state, metrics.registry()))
+                // The last is outermost: the log context runs inside the activity's span.
+                .setWorkerInterceptors(
+                    new ActivityCounting(state, metrics.registry()),
+                    new ActivityLogContext(),
+                    TemporalTracing.workerInterceptor(openTelemetry))
                 .build());
     GenerationWorkers.Dependencies deps =
         new GenerationWorkers.Dependencies(
@@ -393,6 +410,7 @@ public final class WorkerProcess implements AutoCloseable {
     loops.shutdownNow();
     factory.shutdownNow();
     statusServer.close();
+    metricsBridge.close();
     database.close();
     metrics.close();
   }

@@ -1,0 +1,285 @@
+package com.genace.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.util.ContextInitializer;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.genace.model.Phase;
+import com.genace.simulator.Faults;
+import com.genace.simulator.GenaceSimulator;
+import com.genace.testing.DatabaseExtension;
+import com.genace.testing.TestDatabase;
+import com.genace.worker.config.WorkerConfig;
+import com.genace.worker.telemetry.JsonLogging;
+import com.genace.worker.telemetry.TemporalTracing;
+import com.genace.workflows.GenerationClient;
+import com.genace.workflows.GenerationRequest;
+import com.genace.workflows.GenerationWorkflow;
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.propagation.ContextPropagators;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.testing.TestWorkflowEnvironment;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Traces and logs of one operation run by the worker process, from the outside: the client starts
+ * it through a traced {@link WorkflowClient}, an in-memory exporter collects the spans, and
+ * standard output collects the JSON log lines.
+ */
+@ExtendWith(DatabaseExtension.class)
+class WorkerObservabilityTest {
+
+  static final String API_KEY = "sk-live-observability-secret";
+  static final String TOKEN = "status-token-observability-secret";
+
+  @TempDir Path artifacts;
+  private final InMemorySpanExporter spans = InMemorySpanExporter.create();
+  private OpenTelemetrySdk sdk;
+  private TestWorkflowEnvironment temporal;
+  private GenaceSimulator simulator;
+  private WorkerProcess process;
+  private GenerationClient client;
+
+  @BeforeEach
+  void setUp() {
+    sdk =
+        OpenTelemetrySdk.builder()
+            .setTracerProvider(
+                SdkTracerProvider.builder()
+                    .addSpanProcessor(SimpleSpanProcessor.create(spans))
+                    .build())
+            .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
+            .build();
+    GlobalOpenTelemetry.resetForTest();
+    GlobalOpenTelemetry.set(sdk);
+    temporal = TestWorkflowEnvironment.newInstance();
+    GenerationHarness.registerSearchAttributes(temporal);
+    simulator =
+        GenaceSimulator.builder()
+            .apiKey(API_KEY)
+            .faults(Faults.DEFAULT.withJobDurationMs(300))
+            .start();
+    WorkflowClient traced =
+        WorkflowClient.newInstance(
+            temporal.getWorkflowServiceStubs(),
+            WorkflowClientOptions.newBuilder(temporal.getWorkflowClient().getOptions())
+                .setInterceptors(TemporalTracing.clientInterceptor(sdk))
+                .build());
+    client = new GenerationClient(traced);
+  }
+
+  @AfterEach
+  void tearDown() {
+    if (process != null) {
+      process.close();
+    }
+    temporal.close();
+    simulator.close();
+    GlobalOpenTelemetry.resetForTest();
+    sdk.close();
+  }
+
+  private void startWorker() throws InterruptedException {
+    String jdbc = TestDatabase.url().jdbcUrl();
+    String databaseUrl =
+        jdbc
+            + (jdbc.contains("?") ? "&" : "?")
+            + TestDatabase.url().user().map(u -> "user=" + u).orElse("")
+            + TestDatabase.url().password().map(p -> "&password=" + p).orElse("");
+    Map<String, String> env =
+        Map.of(
+            "DATABASE_URL",
+            databaseUrl,
+            "GENACE_BASE_URL",
+            simulator.baseUrl().toString(),
+            "GENACE_API_KEY",
+            API_KEY,
+            "GENACE_ARTIFACT_DIR",
+            artifacts.toString(),
+            "GENACE_WORKER_ID",
+            "worker-observed",
+            "GENACE_STATUS_ADDR",
+            "127.0.0.1:0",
+            "GENACE_STATUS_TOKEN",
+            TOKEN);
+    process =
+        new WorkerProcess(
+            WorkerConfig.fromEnvironment(env),
+            registry -> temporal.getWorkflowServiceStubs(),
+            Clock.systemUTC());
+    process.start();
+  }
+
+  private void runOneOperation(String operationId) throws Exception {
+    client.start(new GenerationRequest(operationId, "image-v1", "{\"prompt\":\"a red fox\"}"));
+    assertThat(client.awaitResult(operationId, Duration.ofMinutes(1)).phase())
+        .isEqualTo(Phase.DELIVERED);
+  }
+
+  @Test
+  void one_operation_is_one_trace_from_the_client_start_to_each_http_call_and_sql_statement()
+      throws Exception {
+    startWorker();
+    runOneOperation("op-traced");
+    await().until(() -> named("RunWorkflow:GenerationWorkflow").isPresent());
+
+    List<SpanData> finished = spans.getFinishedSpanItems();
+    SpanData start = named("StartWorkflow:GenerationWorkflow").orElseThrow();
+    String traceId = start.getTraceId();
+    List<SpanData> trace = finished.stream().filter(s -> s.getTraceId().equals(traceId)).toList();
+    List<String> names = trace.stream().map(SpanData::getName).toList();
+    assertThat(names)
+        .contains(
+            "StartWorkflow:GenerationWorkflow",
+            "RunWorkflow:GenerationWorkflow",
+            "RunActivity:Dispatch",
+            "RunActivity:Observe",
+            "RunActivity:Deliver",
+            "genace POST /v1/generations",
+            "genace GET /v1/generations/{id}",
+            "genace GET output",
+            "ledger claim",
+            "ledger mark_submitting",
+            "ledger record_accepted",
+            "ledger record_delivered");
+    // Everything but the worker's startup check of Genace belongs to the operation's trace.
+    assertThat(finished)
+        .filteredOn(s -> !s.getName().equals("genace GET /v1/models"))
+        .allSatisfy(s -> assertThat(s.getTraceId()).as(s.getName()).isEqualTo(traceId));
+
+    SpanData dispatch = only(trace, "RunActivity:Dispatch");
+    SpanData post = only(trace, "genace POST /v1/generations");
+    assertThat(post.getParentSpanId()).isEqualTo(dispatch.getSpanId());
+    assertThat(post.getAttributes().get(AttributeKey.longKey("http.response.status_code")))
+        .isEqualTo(201L);
+    assertThat(post.getAttributes().get(AttributeKey.stringKey("genace.operation_id")))
+        .isEqualTo("op-traced");
+    assertThat(only(trace, "ledger mark_submitting").getParentSpanId())
+        .isEqualTo(dispatch.getSpanId());
+    assertThat(
+            only(trace, "ledger mark_submitting")
+                .getAttributes()
+                .get(AttributeKey.stringKey("db.query.text")))
+        .contains("app_generation_operations")
+        .doesNotContain("op-traced");
+
+    assertThat(finished)
+        .allSatisfy(
+            s ->
+                s.getAttributes()
+                    .forEach(
+                        (key, value) ->
+                            assertThat(String.valueOf(value))
+                                .as("%s of %s", key, s.getName())
+                                .doesNotContain(API_KEY)));
+  }
+
+  @Test
+  void json_log_lines_carry_the_operation_and_never_the_api_key_or_the_status_token()
+      throws Exception {
+    PrintStream original = System.out;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      assertThat(JsonLogging.install()).isTrue();
+      startWorker();
+      runOneOperation("op-logged");
+      HttpResponse<String> status =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create(
+                              "http://127.0.0.1:"
+                                  + process.statusServer().address().getPort()
+                                  + "/status"))
+                      .header("Authorization", "Bearer " + TOKEN)
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(status.statusCode()).isEqualTo(200);
+      process.drain();
+    } finally {
+      restoreDefaultLogging();
+      System.setOut(original);
+    }
+
+    String output = captured.toString(StandardCharsets.UTF_8);
+    assertThat(output).doesNotContain(API_KEY).doesNotContain(TOKEN);
+    ObjectMapper json = new ObjectMapper();
+    List<JsonNode> lines = new ArrayList<>();
+    for (String line : output.split("\n")) {
+      if (!line.isBlank()) {
+        lines.add(json.readTree(line)); // throws on anything that is not one JSON object
+      }
+    }
+    assertThat(lines).allSatisfy(line -> assertThat(line.isObject()).isTrue());
+    assertThat(lines)
+        .allSatisfy(line -> assertThat(line.has("@timestamp") && line.has("level")).isTrue());
+
+    List<JsonNode> activityLines =
+        lines.stream()
+            .filter(line -> line.path("logger_name").asText().startsWith("com.genace.dispatch"))
+            .collect(Collectors.toList());
+    assertThat(activityLines).as("the dispatch activity logs its POST").isNotEmpty();
+    assertThat(activityLines)
+        .allSatisfy(
+            line -> {
+              assertThat(line.path("operation_id").asText()).isEqualTo("op-logged");
+              assertThat(line.path("workflow_id").asText())
+                  .isEqualTo(GenerationWorkflow.workflowId("op-logged"));
+              assertThat(line.path("owner").asText()).isEqualTo("worker-observed");
+              assertThat(line.path("revision").asText()).matches("[0-9]+");
+              assertThat(line.path("trace_id").asText()).hasSize(32);
+            });
+    assertThat(lines)
+        .filteredOn(line -> line.path("logger_name").asText().startsWith("com.genace.delivery"))
+        .isNotEmpty()
+        .allSatisfy(line -> assertThat(line.path("remote_job_id").asText()).isNotBlank());
+  }
+
+  private Optional<SpanData> named(String name) {
+    return spans.getFinishedSpanItems().stream().filter(s -> s.getName().equals(name)).findFirst();
+  }
+
+  private static SpanData only(List<SpanData> trace, String name) {
+    List<SpanData> matching = trace.stream().filter(s -> s.getName().equals(name)).toList();
+    assertThat(matching).as(name).hasSize(1);
+    return matching.get(0);
+  }
+
+  private static void restoreDefaultLogging() throws Exception {
+    LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+    context.reset();
+    new ContextInitializer(context).autoConfig();
+  }
+}
