@@ -7,6 +7,7 @@ import com.genace.ledger.Identifiers;
 import com.genace.ops.Environment;
 import com.genace.ops.temporal.TemporalConnection;
 import com.genace.ops.temporal.TemporalSettings;
+import com.genace.worker.telemetry.Telemetry;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;
 import java.util.UUID;
@@ -56,6 +57,12 @@ public final class SubmitCommand implements Runnable {
   String operationId;
 
   @Option(
+      names = "--account",
+      paramLabel = "ACCOUNT",
+      description = "Whose spending allowance the operation draws on (default: default).")
+  String account;
+
+  @Option(
       names = "--dispatch-timeout",
       paramLabel = "SECONDS",
       description =
@@ -85,11 +92,13 @@ public final class SubmitCommand implements Runnable {
       throw usage("--dispatch-timeout must be between 1 and " + maxTimeout + " seconds");
     }
     TemporalSettings settings = TemporalSettings.from(env);
-    try (TemporalConnection temporal = TemporalConnection.open(settings)) {
+    // With OTEL_* exporters configured, the operation's trace starts here.
+    try (Telemetry telemetry = Telemetry.install(env.variables());
+        TemporalConnection temporal = TemporalConnection.open(settings)) {
       GenerationClient.Started started =
           temporal
               .generationClient()
-              .start(new GenerationRequest(id, model, inputJson, dispatchTimeoutSeconds));
+              .start(new GenerationRequest(id, model, inputJson, dispatchTimeoutSeconds, account));
       spec.commandLine().getOut().println(id);
       spec.commandLine()
           .getErr()

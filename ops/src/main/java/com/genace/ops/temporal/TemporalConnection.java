@@ -1,7 +1,9 @@
 package com.genace.ops.temporal;
 
+import com.genace.worker.telemetry.TemporalTracing;
 import com.genace.workflows.GenerationClient;
 import io.grpc.StatusRuntimeException;
+import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
@@ -21,7 +23,11 @@ public final class TemporalConnection implements AutoCloseable {
     this.stubs = stubs;
     this.client =
         WorkflowClient.newInstance(
-            stubs, WorkflowClientOptions.newBuilder().setNamespace(namespace).build());
+            stubs,
+            WorkflowClientOptions.newBuilder()
+                .setNamespace(namespace)
+                .setInterceptors(TemporalTracing.clientInterceptor(GlobalOpenTelemetry.getOrNoop()))
+                .build());
   }
 
   /**
