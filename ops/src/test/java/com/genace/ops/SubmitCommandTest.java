@@ -51,6 +51,25 @@ class SubmitCommandTest {
   }
 
   @Test
+  void submit_records_the_account_whose_allowance_the_operation_draws_on() {
+    CliRunner.Result result =
+        CliRunner.run(
+            stack.env(),
+            "submit",
+            "--model",
+            "image-v1",
+            "--input",
+            "{}",
+            "--operation-id",
+            "acme-1",
+            "--account",
+            "acme");
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    assertThat(stack.awaitPhase("acme-1", Phase.DELIVERED).account()).isEqualTo("acme");
+  }
+
+  @Test
   void submit_without_an_operation_id_generates_a_uuid() {
     CliRunner.Result result =
         CliRunner.run(stack.env(), "submit", "--model", "image-v1", "--input", "{}");
