@@ -1,7 +1,5 @@
 package com.genace.worker;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.genace.allowance.DispatchAllowance;
 import com.genace.client.GenaceAuthenticationException;
 import com.genace.client.GenaceClient;
@@ -19,13 +17,13 @@ import com.genace.observation.PollingPolicy;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.health.ActivityCounting;
 import com.genace.worker.health.Readiness;
+import com.genace.worker.health.StatusDocument;
 import com.genace.worker.health.StatusServer;
 import com.genace.worker.health.WorkerMetrics;
 import com.genace.worker.health.WorkerState;
 import com.genace.worker.telemetry.ActivityLogContext;
 import com.genace.worker.telemetry.MicrometerBridge;
 import com.genace.worker.telemetry.TemporalTracing;
-import com.genace.workflows.TaskQueues;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
@@ -39,7 +37,6 @@ import io.temporal.worker.WorkerOptions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -71,7 +68,6 @@ public final class WorkerProcess implements AutoCloseable {
   static final PollingPolicy POLLING = PollingPolicy.DEFAULT;
 
   private static final Logger log = LoggerFactory.getLogger(WorkerProcess.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final WorkerConfig config;
   private final Clock clock;
@@ -165,7 +161,11 @@ public final class WorkerProcess implements AutoCloseable {
                 .build());
     this.statusServer =
         new StatusServer(
-            config.statusAddress(), state, config.statusToken(), this::status, metrics);
+            config.statusAddress(),
+            state,
+            config.statusToken(),
+            () -> StatusDocument.of(config, state, metrics.latest(), allowanceUsage),
+            metrics);
   }
 
   public WorkerState state() {
@@ -320,80 +320,6 @@ public final class WorkerProcess implements AutoCloseable {
           "could not record the review of {} while draining: {}",
           lease.operationId(),
           e.getMessage());
-    }
-  }
-
-  private ObjectNode status() {
-    Readiness readiness = state.readiness();
-    ObjectNode status = JSON.createObjectNode();
-    status.put("process", "alive");
-    status.put("accepting_dispatch", readiness.acceptingDispatch());
-    status.put("accepting_observation", readiness.acceptingObservation());
-    status.put("reason", readiness.reason());
-    status.put(
-        "active_operations", state.activeDispatches().get() + state.activeOperations().get());
-    status.put("worker_id", config.workerId());
-    status.put("started", state.started());
-    status.put("draining", state.draining());
-    status.put("active_dispatches", state.activeDispatches().get());
-    status.put("max_dispatches", config.maxConcurrentDispatches());
-    var inFlight = status.putArray("posts_in_flight");
-    state.postsInFlight().forEach(lease -> inFlight.add(lease.operationId()));
-    ObjectNode paused = status.putObject("dispatch_paused");
-    state
-        .localPause()
-        .ifPresent(
-            p -> paused.putObject("this_worker").put("by", p.by()).put("reason", p.reason()));
-    state
-        .fleetPause()
-        .ifPresent(
-            p ->
-                paused
-                    .putObject("fleet")
-                    .put("by", p.pausedBy())
-                    .put("reason", p.reason())
-                    .put("since", p.since().toString()));
-    WorkerState.LedgerCheck check = state.lastLedgerCheck();
-    status
-        .putObject("last_ledger_check")
-        .put("ok", check.ok())
-        .put("at", check.at().toString())
-        .put("error", check.error());
-    metrics
-        .latest()
-        .ifPresent(
-            s -> {
-              status.put("open_reviews", s.openReviews());
-              status.put("oldest_review_age_seconds", Math.round(s.oldestReviewAgeSeconds()));
-              ObjectNode phases = status.putObject("operations_by_phase");
-              s.phases().forEach((phase, n) -> phases.put(phase.wire(), n));
-            });
-    status
-        .putObject("temporal")
-        .put("address", config.temporalAddress())
-        .put("namespace", config.temporalNamespace())
-        .set("task_queues", JSON.valueToTree(List.of(TaskQueues.OPERATIONS, TaskQueues.DISPATCH)));
-    status.put("genace_base_url", config.genaceBaseUrl().toString());
-    DispatchAllowance.Usage usage = allowanceUsage;
-    if (usage != null) {
-      ObjectNode allowanceNode = status.putObject("allowance");
-      allowanceNode.put("credits_used_in_window", usage.creditsInWindow());
-      allowanceNode.put("window_seconds", usage.policy().window().toSeconds());
-      allowanceNode.put("dispatches_in_flight", usage.inFlight());
-      limit(allowanceNode, "credits_per_window", usage.policy().globalCredits());
-      limit(allowanceNode, "account_credits_per_window", usage.policy().accountCredits());
-      limit(allowanceNode, "max_in_flight", usage.policy().globalMaxInFlight());
-      limit(allowanceNode, "account_max_in_flight", usage.policy().accountMaxInFlight());
-    }
-    return status;
-  }
-
-  /** Unlimited limits show as null rather than as a huge number. */
-  private static void limit(ObjectNode node, String field, long value) {
-    if (value >= Integer.MAX_VALUE) {
-      node.putNull(field);
-    } else {
-      node.put(field, value);
     }
   }
 

@@ -1,0 +1,98 @@
+package com.genace.worker.health;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.genace.allowance.DispatchAllowance;
+import com.genace.ledger.LedgerStatistics;
+import com.genace.worker.config.WorkerConfig;
+import com.genace.workflows.TaskQueues;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The worker's status document: the seed's fields ({@code process}, {@code accepting_dispatch},
+ * {@code accepting_observation}, {@code reason}, {@code active_operations}) first, then what helps
+ * an operator. Built from memory; never holds a secret.
+ */
+public final class StatusDocument {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private StatusDocument() {}
+
+  /** The status document for {@code GET /status}. */
+  public static ObjectNode of(
+      WorkerConfig config,
+      WorkerState state,
+      Optional<LedgerStatistics.Snapshot> statistics,
+      DispatchAllowance.Usage usage) {
+    Readiness readiness = state.readiness();
+    ObjectNode status = JSON.createObjectNode();
+    status.put("process", "alive");
+    status.put("accepting_dispatch", readiness.acceptingDispatch());
+    status.put("accepting_observation", readiness.acceptingObservation());
+    status.put("reason", readiness.reason());
+    status.put(
+        "active_operations", state.activeDispatches().get() + state.activeOperations().get());
+    status.put("worker_id", config.workerId());
+    status.put("started", state.started());
+    status.put("draining", state.draining());
+    status.put("active_dispatches", state.activeDispatches().get());
+    status.put("max_dispatches", config.maxConcurrentDispatches());
+    var inFlight = status.putArray("posts_in_flight");
+    state.postsInFlight().forEach(lease -> inFlight.add(lease.operationId()));
+    ObjectNode paused = status.putObject("dispatch_paused");
+    state
+        .localPause()
+        .ifPresent(
+            p -> paused.putObject("this_worker").put("by", p.by()).put("reason", p.reason()));
+    state
+        .fleetPause()
+        .ifPresent(
+            p ->
+                paused
+                    .putObject("fleet")
+                    .put("by", p.pausedBy())
+                    .put("reason", p.reason())
+                    .put("since", p.since().toString()));
+    WorkerState.LedgerCheck check = state.lastLedgerCheck();
+    status
+        .putObject("last_ledger_check")
+        .put("ok", check.ok())
+        .put("at", check.at().toString())
+        .put("error", check.error());
+    statistics.ifPresent(
+        s -> {
+          status.put("open_reviews", s.openReviews());
+          status.put("oldest_review_age_seconds", Math.round(s.oldestReviewAgeSeconds()));
+          ObjectNode phases = status.putObject("operations_by_phase");
+          s.phases().forEach((phase, n) -> phases.put(phase.wire(), n));
+        });
+    status
+        .putObject("temporal")
+        .put("address", config.temporalAddress())
+        .put("namespace", config.temporalNamespace())
+        .set("task_queues", JSON.valueToTree(List.of(TaskQueues.OPERATIONS, TaskQueues.DISPATCH)));
+    status.put("genace_base_url", config.genaceBaseUrl().toString());
+    if (usage != null) {
+      ObjectNode allowanceNode = status.putObject("allowance");
+      allowanceNode.put("credits_used_in_window", usage.creditsInWindow());
+      allowanceNode.put("window_seconds", usage.policy().window().toSeconds());
+      allowanceNode.put("dispatches_in_flight", usage.inFlight());
+      limit(allowanceNode, "credits_per_window", usage.policy().globalCredits());
+      limit(allowanceNode, "account_credits_per_window", usage.policy().accountCredits());
+      limit(allowanceNode, "max_in_flight", usage.policy().globalMaxInFlight());
+      limit(allowanceNode, "account_max_in_flight", usage.policy().accountMaxInFlight());
+    }
+    return status;
+  }
+
+  /** Unlimited limits show as null rather than as a huge number. */
+  private static void limit(ObjectNode node, String field, long value) {
+    if (value >= Integer.MAX_VALUE) {
+      node.putNull(field);
+    } else {
+      node.put(field, value);
+    }
+  }
+}
