@@ -1,6 +1,7 @@
 package com.genace.ops.operations;
 
 import com.genace.controls.DispatchPause;
+import com.genace.controls.WorkerControls;
 import com.genace.ops.Environment;
 import java.io.PrintWriter;
 import java.time.temporal.ChronoUnit;
@@ -14,6 +15,41 @@ final class DispatchPauseCommands {
 
   private DispatchPauseCommands() {}
 
+  /** What both commands share: who and why, the change itself, then the resulting state. */
+  abstract static class Switch implements Runnable {
+
+    private final Environment env;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--reason", paramLabel = "TEXT", description = "Why, for the record.")
+    String reason;
+
+    @Option(names = "--by", paramLabel = "NAME", description = "Who (default: $USER).")
+    String by;
+
+    Switch(Environment env) {
+      this.env = env;
+    }
+
+    abstract void apply(WorkerControls controls, String who, String reason);
+
+    @Override
+    public void run() {
+      String who = by != null && !by.isBlank() ? by : env.get("USER").orElse("operator");
+      Optional<DispatchPause> now;
+      try (LedgerAccess access = LedgerAccess.open(env)) {
+        now =
+            access.controls(
+                controls -> {
+                  apply(controls, who, reason);
+                  return controls.dispatchPause();
+                });
+      }
+      print(spec.commandLine().getOut(), now);
+    }
+  }
+
   @Command(
       name = "pause-dispatch",
       mixinStandardHelpOptions = true,
@@ -21,35 +57,15 @@ final class DispatchPauseCommands {
         "Stop every worker sharing DATABASE_URL from sending new POSTs, until resume-dispatch.",
         "Durable: survives worker restarts. Observation and delivery keep running."
       })
-  static final class Pause implements Runnable {
-
-    private final Environment env;
-
-    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
-    @Option(names = "--reason", paramLabel = "TEXT", description = "Why, for the record.")
-    String reason;
-
-    @Option(names = "--by", paramLabel = "NAME", description = "Who (default: $USER).")
-    String by;
+  static final class Pause extends Switch {
 
     Pause(Environment env) {
-      this.env = env;
+      super(env);
     }
 
     @Override
-    public void run() {
-      String who = who(by, env);
-      Optional<DispatchPause> now;
-      try (LedgerAccess access = LedgerAccess.open(env)) {
-        now =
-            access.controls(
-                controls -> {
-                  controls.pauseDispatch(who, reason);
-                  return controls.dispatchPause();
-                });
-      }
-      print(spec.commandLine().getOut(), now);
+    void apply(WorkerControls controls, String who, String reason) {
+      controls.pauseDispatch(who, reason);
     }
   }
 
@@ -57,40 +73,16 @@ final class DispatchPauseCommands {
       name = "resume-dispatch",
       mixinStandardHelpOptions = true,
       description = "Let workers sharing DATABASE_URL send POSTs again.")
-  static final class Resume implements Runnable {
-
-    private final Environment env;
-
-    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
-    @Option(names = "--reason", paramLabel = "TEXT", description = "Why, for the record.")
-    String reason;
-
-    @Option(names = "--by", paramLabel = "NAME", description = "Who (default: $USER).")
-    String by;
+  static final class Resume extends Switch {
 
     Resume(Environment env) {
-      this.env = env;
+      super(env);
     }
 
     @Override
-    public void run() {
-      String who = who(by, env);
-      Optional<DispatchPause> now;
-      try (LedgerAccess access = LedgerAccess.open(env)) {
-        now =
-            access.controls(
-                controls -> {
-                  controls.resumeDispatch(who, reason);
-                  return controls.dispatchPause();
-                });
-      }
-      print(spec.commandLine().getOut(), now);
+    void apply(WorkerControls controls, String who, String reason) {
+      controls.resumeDispatch(who, reason);
     }
-  }
-
-  private static String who(String by, Environment env) {
-    return by != null && !by.isBlank() ? by : env.get("USER").orElse("operator");
   }
 
   private static void print(PrintWriter out, Optional<DispatchPause> pause) {
