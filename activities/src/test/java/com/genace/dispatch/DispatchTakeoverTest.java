@@ -33,7 +33,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(DatabaseExtension.class)
 class DispatchTakeoverTest {
 
-  /** A POST that "left" and whose answer is held back until the test releases it. */
+  /**
+   * A POST that "left" and whose answer is held back until the test releases it. Dispatch calls
+   * nothing but {@code create}, so the other methods refuse to be called.
+   */
   private static final class PausedPost implements GenaceClient {
     final CountDownLatch sent = new CountDownLatch(1);
     final CountDownLatch resume = new CountDownLatch(1);
