@@ -33,23 +33,13 @@ final class ApiHandler implements HttpHandler {
   }
 
   @Override
-  public void handle(HttpExchange exchange) throws IOException {
-    try (exchange) {
-      Thread.sleep(state.faults().latencyMs());
-      route(exchange);
-    } catch (InterruptedException e) {
-      // The simulator is closing: drop the request.
-      Thread.currentThread().interrupt();
-    } catch (IOException e) {
-      // Usually the client gave up (read timeout) before the answer: normal under faults.
-      log.debug(
-          "simulator could not answer {} {}: {}",
-          exchange.getRequestMethod(),
-          path(exchange),
-          e.toString());
-    } catch (RuntimeException e) {
-      log.warn("simulator failed to answer {} {}", exchange.getRequestMethod(), path(exchange), e);
-    }
+  public void handle(HttpExchange exchange) {
+    Exchanges.answer(
+        exchange,
+        ex -> {
+          Thread.sleep(state.faults().latencyMs());
+          route(ex);
+        });
   }
 
   private void route(HttpExchange exchange) throws IOException {
@@ -185,9 +175,5 @@ final class ApiHandler implements HttpHandler {
       return Optional.of("field 'metadata.operation_id' must be a non-blank string");
     }
     return Optional.empty();
-  }
-
-  private static String path(HttpExchange exchange) {
-    return exchange.getRequestURI().getRawPath();
   }
 }

@@ -35,19 +35,8 @@ final class ControlHandler implements HttpHandler {
   }
 
   @Override
-  public void handle(HttpExchange exchange) throws IOException {
-    try (exchange) {
-      route(exchange);
-    } catch (IOException e) {
-      // Usually the client gave up (read timeout) before the answer: normal under faults.
-      log.debug(
-          "simulator could not answer {} {}: {}",
-          exchange.getRequestMethod(),
-          path(exchange),
-          e.toString());
-    } catch (RuntimeException e) {
-      log.warn("simulator failed to answer {} {}", exchange.getRequestMethod(), path(exchange), e);
-    }
+  public void handle(HttpExchange exchange) {
+    Exchanges.answer(exchange, this::route);
   }
 
   private void route(HttpExchange exchange) throws IOException {
@@ -130,9 +119,5 @@ final class ControlHandler implements HttpHandler {
     } catch (NumberFormatException e) {
       return -1;
     }
-  }
-
-  private static String path(HttpExchange exchange) {
-    return exchange.getRequestURI().getRawPath();
   }
 }

@@ -13,9 +13,45 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Small helpers shared by the simulator's handlers. */
 final class Exchanges {
+
+  private static final Logger log = LoggerFactory.getLogger(Exchanges.class);
+
+  /** One request's handling; may wait (a latency fault) and so be interrupted. */
+  @FunctionalInterface
+  interface Route {
+    void handle(HttpExchange exchange) throws IOException, InterruptedException;
+  }
+
+  /**
+   * Answers one request and closes the exchange, whatever happens: the one place that decides what
+   * a failed answer means for the simulator.
+   */
+  static void answer(HttpExchange exchange, Route route) {
+    try (exchange) {
+      route.handle(exchange);
+    } catch (InterruptedException e) {
+      // The simulator is closing: drop the request.
+      Thread.currentThread().interrupt();
+    } catch (IOException e) {
+      // Usually the client gave up (read timeout) before the answer: normal under faults.
+      log.debug(
+          "simulator could not answer {} {}: {}",
+          exchange.getRequestMethod(),
+          exchange.getRequestURI().getRawPath(),
+          e.toString());
+    } catch (RuntimeException e) {
+      log.warn(
+          "simulator failed to answer {} {}",
+          exchange.getRequestMethod(),
+          exchange.getRequestURI().getRawPath(),
+          e);
+    }
+  }
 
   static final ObjectMapper MAPPER = new ObjectMapper();
 
