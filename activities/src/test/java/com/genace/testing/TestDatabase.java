@@ -3,7 +3,7 @@ package com.genace.testing;
 import com.genace.db.Database;
 import com.genace.db.DatabaseConfig;
 import com.genace.db.DatabaseUrl;
-import com.genace.db.EmbeddedDatabase;
+import com.genace.testkit.EmbeddedDatabase;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -56,6 +56,6 @@ public final class TestDatabase {
     }
     EmbeddedDatabase embedded = EmbeddedDatabase.start(0);
     Runtime.getRuntime().addShutdownHook(new Thread(embedded::close, "embedded-postgres-stop"));
-    return embedded.url();
+    return DatabaseUrl.parse(embedded.url());
   }
 }

@@ -4,7 +4,7 @@ import com.genace.client.GenaceClientConfig;
 import com.genace.client.HttpGenaceClient;
 import com.genace.db.Database;
 import com.genace.db.DatabaseConfig;
-import com.genace.db.EmbeddedDatabase;
+import com.genace.db.DatabaseUrl;
 import com.genace.delivery.LocalDirectoryArtifactStore;
 import com.genace.dispatch.DispatchGate;
 import com.genace.ledger.OperationsLedger;
@@ -13,6 +13,7 @@ import com.genace.ops.temporal.LocalTemporalServer;
 import com.genace.ops.temporal.TemporalConnection;
 import com.genace.simulator.Faults;
 import com.genace.simulator.GenaceSimulator;
+import com.genace.testkit.EmbeddedDatabase;
 import com.genace.worker.GenerationWorkers;
 import com.genace.workflows.GenerationClient;
 import io.temporal.worker.WorkerFactory;
@@ -67,7 +68,9 @@ final class DemoStack implements AutoCloseable {
       progress.accept("PostgreSQL (embedded, real)");
       EmbeddedDatabase embedded = push(EmbeddedDatabase.start(0));
       Database database =
-          push(Database.open(DatabaseConfig.of(embedded.url()).withMaxPoolSize(20)));
+          push(
+              Database.open(
+                  DatabaseConfig.of(DatabaseUrl.parse(embedded.url())).withMaxPoolSize(20)));
       database.migrate();
       ledger = new OperationsLedger(database.dataSource());
       progress.accept("Genace simulator");

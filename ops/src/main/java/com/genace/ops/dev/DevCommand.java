@@ -3,13 +3,13 @@ package com.genace.ops.dev;
 import com.genace.db.Database;
 import com.genace.db.DatabaseConfig;
 import com.genace.db.DatabaseUrl;
-import com.genace.db.EmbeddedDatabase;
 import com.genace.ops.Environment;
 import com.genace.ops.ForegroundServices;
 import com.genace.ops.db.DbCommand;
 import com.genace.ops.simulator.SimulatorCommand;
 import com.genace.ops.temporal.LocalTemporalServer;
 import com.genace.simulator.GenaceSimulator;
+import com.genace.testkit.EmbeddedDatabase;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -164,7 +164,7 @@ public final class DevCommand implements Runnable {
     if (configured.isPresent()) {
       url = DbCommand.databaseUrl(env);
     } else {
-      url = services.add(EmbeddedDatabase.start(databasePort)).url();
+      url = DatabaseUrl.parse(services.add(EmbeddedDatabase.start(databasePort)).url());
     }
     try (Database database = Database.open(DatabaseConfig.of(url).withMaxPoolSize(2))) {
       database.migrate();

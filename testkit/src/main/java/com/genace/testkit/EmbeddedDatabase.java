@@ -1,4 +1,4 @@
-package com.genace.db;
+package com.genace.testkit;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
@@ -43,9 +43,9 @@ public final class EmbeddedDatabase implements AutoCloseable {
     return postgres.getPort();
   }
 
-  /** A URL for the {@code postgres} database, with its user. */
-  public DatabaseUrl url() {
-    return DatabaseUrl.parse("postgresql://postgres@127.0.0.1:" + postgres.getPort() + "/postgres");
+  /** A {@code postgresql://} URL for the {@code postgres} database, with its user. */
+  public String url() {
+    return "postgresql://postgres@127.0.0.1:" + postgres.getPort() + "/postgres";
   }
 
   @Override
