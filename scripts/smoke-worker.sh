@@ -66,7 +66,10 @@ wait_for 90 answers_200 "$S/startupz" || fail "worker never started"
 STATUS="$(curl -s -H "Authorization: Bearer $TOKEN" "$S/status")"
 grep -q '"accepting_dispatch":true' <<<"$STATUS" && pass "/status has the seed's document" || fail "status: $STATUS"
 ! grep -q "$GENACE_API_KEY" <<<"$STATUS" && pass "/status shows no API key" || fail "API key in status"
-curl -s "$S/metrics" | grep -q '^genace_accepting_dispatch' && pass "/metrics" || fail "/metrics"
+# Read the whole scrape first: grep -q quits at the first match, and under pipefail curl's broken
+# pipe on a large scrape would fail the check.
+metrics="$(curl -s "$S/metrics")"
+grep -q '^genace_accepting_dispatch' <<<"$metrics" && pass "/metrics" || fail "/metrics"
 
 ./genace submit --model image-v1 --input '{"prompt":"a red fox"}' --operation-id smoke-fox >/dev/null
 wait_for 60 has_phase smoke-fox delivered && pass "an operation is delivered" || fail "smoke-fox not delivered"
