@@ -147,7 +147,7 @@ class ResolveCommandTest {
         CliRunner.run(stack.env(), "ops", "resolve", "orphan", "--abandon", "--reason", "x");
 
     assertThat(result.exitCode()).isEqualTo(1);
-    assertThat(result.err()).contains("operation orphan has no running workflow on Temporal");
+    assertThat(result.err()).contains("operation orphan has no workflow on Temporal");
     assertThat(stack.ledger.get("orphan").phase()).isEqualTo(Phase.IN_REVIEW);
   }
 

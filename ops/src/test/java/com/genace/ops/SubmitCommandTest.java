@@ -159,4 +159,114 @@ class SubmitCommandTest {
     assertThat(result.exitCode()).isEqualTo(2);
     assertThat(result.err()).contains("Missing required option: '--model=MODEL'");
   }
+
+  @Test
+  void the_same_id_with_the_same_input_in_another_key_order_joins_it() {
+    CliRunner.Result first =
+        CliRunner.run(
+            stack.env(),
+            "submit",
+            "--model",
+            "image-v1",
+            "--operation-id",
+            "same-1",
+            "--input",
+            "{\"prompt\":\"A\",\"seed\":7}");
+    CliRunner.Result second =
+        CliRunner.run(
+            stack.env(),
+            "submit",
+            "--model",
+            "image-v1",
+            "--operation-id",
+            "same-1",
+            "--input",
+            "{ \"seed\": 7, \"prompt\": \"A\" }");
+
+    assertThat(first.exitCode()).as(first.err()).isZero();
+    assertThat(second.exitCode()).as(second.err()).isZero();
+    assertThat(second.err()).contains("already started with the same request");
+    stack.awaitPhase("same-1", Phase.DELIVERED);
+    assertThat(stack.simulator.stats().postsFor("same-1")).isEqualTo(1);
+  }
+
+  @Test
+  void the_same_id_with_another_input_model_or_account_is_refused_and_changes_nothing() {
+    String[] original = {
+      "submit", "--model", "image-v1", "--operation-id", "idem-1", "--input", "{\"prompt\":\"A\"}"
+    };
+    assertThat(CliRunner.run(stack.env(), original).exitCode()).isZero();
+
+    CliRunner.Result otherInput =
+        CliRunner.run(
+            stack.env(),
+            "submit",
+            "--model",
+            "image-v1",
+            "--operation-id",
+            "idem-1",
+            "--input",
+            "{\"prompt\":\"B - different\"}");
+    CliRunner.Result otherModel =
+        CliRunner.run(
+            stack.env(),
+            "submit",
+            "--model",
+            "video-v1",
+            "--operation-id",
+            "idem-1",
+            "--input",
+            "{\"prompt\":\"A\"}");
+    CliRunner.Result otherAccount =
+        CliRunner.run(
+            stack.env(),
+            "submit",
+            "--model",
+            "image-v1",
+            "--operation-id",
+            "idem-1",
+            "--input",
+            "{\"prompt\":\"A\"}",
+            "--account",
+            "acme");
+
+    assertThat(otherInput.exitCode()).isEqualTo(1);
+    assertThat(otherInput.err())
+        .contains("operation idem-1 was started with another request")
+        .contains("the input differs");
+    assertThat(otherModel.exitCode()).isEqualTo(1);
+    assertThat(otherModel.err()).contains("model image-v1 was started, not video-v1");
+    assertThat(otherAccount.exitCode()).isEqualTo(1);
+    assertThat(otherAccount.err()).contains("account default was started, not acme");
+    assertThat(stack.awaitPhase("idem-1", Phase.DELIVERED).requestJson())
+        .isEqualTo("{\"prompt\": \"A\"}");
+    assertThat(stack.simulator.stats().postsFor("idem-1")).isEqualTo(1);
+  }
+
+  @Test
+  void input_with_trailing_content_is_refused_not_truncated() {
+    for (String input : new String[] {"{\"a\":1}{\"b\":2}", "{\"a\":1} xyz"}) {
+      CliRunner.Result result =
+          CliRunner.run(stack.env(), "submit", "--model", "image-v1", "--input", input);
+
+      assertThat(result.exitCode()).as(input).isEqualTo(2);
+      assertThat(result.err()).as(input).contains("--input is not valid JSON");
+    }
+  }
+
+  @Test
+  void a_model_or_account_over_200_characters_is_a_usage_error() {
+    String longName = "m".repeat(201);
+
+    CliRunner.Result model =
+        CliRunner.run(stack.env(), "submit", "--model", longName, "--input", "{}");
+    CliRunner.Result account =
+        CliRunner.run(
+            stack.env(), "submit", "--model", "image-v1", "--input", "{}", "--account", longName);
+
+    assertThat(model.exitCode()).isEqualTo(2);
+    assertThat(model.err()).contains("--model is longer than 200 characters");
+    assertThat(account.exitCode()).isEqualTo(2);
+    assertThat(account.err()).contains("--account is longer than 200 characters");
+  }
 }

@@ -11,7 +11,7 @@ import com.genace.review.ReviewResolution;
 import com.genace.testing.DatabaseExtension;
 import com.genace.workflows.OperationResult;
 import com.genace.workflows.OperationView;
-import io.temporal.client.WorkflowUpdateException;
+import com.genace.workflows.ResolutionRefusedException;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -125,8 +125,8 @@ class UncertaintyReviewTest {
             () ->
                 harness.client.resolve(
                     "op-invalid", new ReviewResolution("abandon", null, "", "dave")))
-        .isInstanceOf(WorkflowUpdateException.class)
-        .hasStackTraceContaining("a reason is required");
+        .isInstanceOf(ResolutionRefusedException.class)
+        .hasMessageContaining("a reason is required");
 
     await().until(() -> harness.client.describe("op-invalid").rejectedResolutions().size() == 2);
     OperationView view = harness.client.describe("op-invalid");
@@ -148,8 +148,8 @@ class UncertaintyReviewTest {
             () ->
                 harness.client.resolve(
                     "op-busy", new ReviewResolution("abandon", null, "oops", "erin")))
-        .isInstanceOf(WorkflowUpdateException.class)
-        .hasStackTraceContaining("is not in review");
+        .isInstanceOf(ResolutionRefusedException.class)
+        .hasMessageContaining("is not in review");
     harness.client.signalResolution(
         "op-busy", new ReviewResolution("abandon", null, "oops", "erin"));
 

@@ -1,17 +1,22 @@
 package com.genace.workflows;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.genace.model.Phase;
 import com.genace.review.ReviewResolution;
+import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.api.enums.v1.WorkflowIdReusePolicy;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
+import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowQueryException;
 import io.temporal.client.WorkflowStub;
+import io.temporal.client.WorkflowUpdateException;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -19,12 +24,26 @@ import java.util.concurrent.TimeoutException;
  * What application services (and the CLI) use to start, inspect and resolve operations.
  *
  * <p>Starting is idempotent by operation id: the workflow id is derived from it, a running workflow
- * is joined, and a finished one is never started again (so an operation is never dispatched twice
- * by a repeated start).
+ * with the same request is joined, a finished one is never started again (so an operation is never
+ * dispatched twice by a repeated start), and the same id with a different request is refused.
+ *
+ * <p>Build it over a {@link WorkflowClient} connected to the namespace the workers serve, for
+ * example:
+ *
+ * <pre>{@code
+ * WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
+ *     WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:7233").build());
+ * GenerationClient client = new GenerationClient(WorkflowClient.newInstance(service,
+ *     WorkflowClientOptions.newBuilder().setNamespace("default").build()));
+ * }</pre>
+ *
+ * <p>Every method may also throw Temporal's {@link io.temporal.client.WorkflowServiceException}
+ * when the server cannot be reached.
  */
 public final class GenerationClient {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** How often {@link #awaitEndOrReview} asks the workflow where it stands. */
+  static final Duration REVIEW_CHECK_INTERVAL = Duration.ofSeconds(1);
 
   private final WorkflowClient client;
 
@@ -35,13 +54,26 @@ public final class GenerationClient {
   /** Whether {@link #start} created the workflow or found it already there. */
   public record Started(String workflowId, String runId, boolean alreadyExisted) {}
 
+  /** Where an operation stands when {@link #awaitEndOrReview} returns. */
+  public sealed interface Outcome {
+
+    /** The operation ended: {@code delivered}, {@code failed} or {@code abandoned}. */
+    record Ended(OperationResult result) implements Outcome {}
+
+    /** The operation waits in review for an operator's decision ({@link #resolve}). */
+    record NeedsOperator(OperationView view) implements Outcome {}
+  }
+
   /**
-   * Starts the operation, or joins it if it was started before.
+   * Starts the operation, or joins it if it was started before with the same request (same model,
+   * account and input, compared as JSON values).
    *
    * @throws IllegalArgumentException for a blank id or model, or an input that is not a JSON object
+   * @throws OperationConflictException when the id was started with a different request; nothing is
+   *     started and the existing operation is unchanged
    */
   public Started start(GenerationRequest request) {
-    validate(request);
+    request.validate();
     String workflowId = GenerationWorkflow.workflowId(request.operationId());
     GenerationWorkflow workflow =
         client.newWorkflowStub(
@@ -60,67 +92,172 @@ public final class GenerationClient {
       WorkflowExecution execution = WorkflowClient.start(workflow::run, request);
       return new Started(workflowId, execution.getRunId(), false);
     } catch (WorkflowExecutionAlreadyStarted e) {
+      List<String> differences =
+          RequestDifferences.between(startedRequest(e.getExecution()), request);
+      if (!differences.isEmpty()) {
+        throw new OperationConflictException(request.operationId(), differences);
+      }
       return new Started(workflowId, e.getExecution().getRunId(), true);
     }
   }
 
-  /** The workflow's view of the operation (phase, remote job id, review case...). */
+  /**
+   * The workflow's view of the operation (phase, remote job id, review case, refused resolutions).
+   * A finished operation is answered too, while a worker runs to replay it.
+   *
+   * @throws OperationNotFoundException when no such operation was started
+   */
   public OperationView describe(String operationId) {
-    return stub(operationId).describe();
+    try {
+      return stub(operationId).describe();
+    } catch (WorkflowNotFoundException e) {
+      throw new OperationNotFoundException(operationId, e);
+    } catch (WorkflowQueryException e) {
+      if (e.getCause() instanceof WorkflowNotFoundException notFound) {
+        throw new OperationNotFoundException(operationId, notFound);
+      }
+      throw e;
+    }
   }
 
   /**
    * Resolves an open review and waits until the workflow has accepted the decision.
    *
-   * @throws io.temporal.client.WorkflowUpdateException when the workflow refuses it (not in review,
-   *     unknown decision, missing job id)
+   * @return the workflow's acknowledgement, e.g. {@code accepted found_remote_job}
+   * @throws ResolutionRefusedException when the operation is not in review (or has ended), or the
+   *     decision is incomplete; nothing changed
+   * @throws OperationNotFoundException when no such operation was started
    */
   public String resolve(String operationId, ReviewResolution resolution) {
-    return stub(operationId).resolve(resolution);
+    try {
+      return stub(operationId).resolve(resolution);
+    } catch (WorkflowUpdateException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      String reason =
+          cause instanceof io.temporal.failure.ApplicationFailure app
+              ? app.getOriginalMessage()
+              : cause.getMessage();
+      throw new ResolutionRefusedException(operationId, reason, e);
+    } catch (WorkflowNotFoundException e) {
+      throw endedOrUnknown(operationId, e);
+    }
   }
 
   /**
-   * Sends the resolution as a signal, as the Web UI does; refusals show up in {@link #describe}.
+   * Sends the resolution as a signal, as the Web UI does. A signal has no answer: a refused one is
+   * listed by {@link #describe}'s {@code rejectedResolutions}. Prefer {@link #resolve}.
+   *
+   * @throws ResolutionRefusedException when the operation has ended
+   * @throws OperationNotFoundException when no such operation was started
    */
   public void signalResolution(String operationId, ReviewResolution resolution) {
-    stub(operationId).resolveReconciliation(resolution);
+    try {
+      stub(operationId).resolveReconciliation(resolution);
+    } catch (WorkflowNotFoundException e) {
+      throw endedOrUnknown(operationId, e);
+    }
   }
 
-  /** Waits for the operation's end. */
-  public OperationResult awaitResult(String operationId, Duration timeout) throws TimeoutException {
-    return WorkflowStub.fromTyped(stub(operationId))
-        .getResult(timeout.toMillis(), TimeUnit.MILLISECONDS, OperationResult.class);
+  /**
+   * Waits for the operation's end. An operation that ends {@code failed} or {@code abandoned}
+   * returns normally: its {@link OperationResult#phase()} and {@code detail} say why.
+   *
+   * @throws OperationTimeoutException when it did not end in time (for example it waits in review);
+   *     its {@code view()} says where it stands
+   * @throws OperationNotFoundException when no such operation was started
+   * @throws io.temporal.client.WorkflowFailedException when its workflow was cancelled, terminated
+   *     or timed out from outside
+   */
+  public OperationResult awaitResult(String operationId, Duration timeout)
+      throws OperationTimeoutException {
+    try {
+      return result(operationId, timeout);
+    } catch (TimeoutException e) {
+      throw new OperationTimeoutException(operationId, viewOrNull(operationId));
+    }
+  }
+
+  /**
+   * Waits until the operation ends or needs an operator, whichever comes first: unlike {@link
+   * #awaitResult}, a review does not wait out the timeout.
+   *
+   * @throws OperationTimeoutException when neither happened in time
+   * @throws OperationNotFoundException when no such operation was started
+   */
+  public Outcome awaitEndOrReview(String operationId, Duration timeout)
+      throws OperationTimeoutException {
+    Instant deadline = Instant.now().plus(timeout);
+    while (true) {
+      Duration left = Duration.between(Instant.now(), deadline);
+      Duration wait = left.compareTo(REVIEW_CHECK_INTERVAL) < 0 ? left : REVIEW_CHECK_INTERVAL;
+      try {
+        return new Outcome.Ended(result(operationId, wait.isNegative() ? Duration.ZERO : wait));
+      } catch (TimeoutException e) {
+        OperationView view = viewOrNull(operationId);
+        if (view != null && view.phase() == Phase.IN_REVIEW) {
+          return new Outcome.NeedsOperator(view);
+        }
+        if (!Instant.now().isBefore(deadline)) {
+          throw new OperationTimeoutException(operationId, view);
+        }
+      }
+    }
+  }
+
+  private OperationResult result(String operationId, Duration wait) throws TimeoutException {
+    try {
+      return WorkflowStub.fromTyped(stub(operationId))
+          .getResult(wait.toMillis(), TimeUnit.MILLISECONDS, OperationResult.class);
+    } catch (WorkflowNotFoundException e) {
+      throw new OperationNotFoundException(operationId, e);
+    }
+  }
+
+  private OperationView viewOrNull(String operationId) {
+    try {
+      return describe(operationId);
+    } catch (OperationNotFoundException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      return null; // no worker to answer the query right now: the timeout says enough
+    }
+  }
+
+  /** A signal or update to a closed workflow: say it ended, or that it never existed. */
+  private GenerationClientException endedOrUnknown(
+      String operationId, WorkflowNotFoundException e) {
+    try {
+      var status =
+          client
+              .newUntypedWorkflowStub(GenerationWorkflow.workflowId(operationId))
+              .describe()
+              .getStatus();
+      return new ResolutionRefusedException(
+          operationId,
+          "operation " + operationId + " has ended (workflow " + status.name() + ")",
+          e);
+    } catch (WorkflowNotFoundException unknown) {
+      return new OperationNotFoundException(operationId, e);
+    }
+  }
+
+  /** The request an existing run was started with, from the first event of its history. */
+  private GenerationRequest startedRequest(WorkflowExecution execution) {
+    Payloads input =
+        client
+            .fetchHistory(execution.getWorkflowId(), execution.getRunId())
+            .getEvents()
+            .get(0)
+            .getWorkflowExecutionStartedEventAttributes()
+            .getInput();
+    return client
+        .getOptions()
+        .getDataConverter()
+        .fromPayloads(0, Optional.of(input), GenerationRequest.class, GenerationRequest.class);
   }
 
   private GenerationWorkflow stub(String operationId) {
     return client.newWorkflowStub(
         GenerationWorkflow.class, GenerationWorkflow.workflowId(operationId));
-  }
-
-  private static void validate(GenerationRequest request) {
-    if (request.operationId() == null || request.operationId().isBlank()) {
-      throw new IllegalArgumentException("operation id must not be blank");
-    }
-    if (request.model() == null || request.model().isBlank()) {
-      throw new IllegalArgumentException("model must not be blank");
-    }
-    JsonNode input;
-    try {
-      input = JSON.readTree(request.inputJson() == null ? "" : request.inputJson());
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("input is not valid JSON: " + e.getOriginalMessage());
-    }
-    if (input == null || !input.isObject()) {
-      throw new IllegalArgumentException("input must be a JSON object");
-    }
-    if (request.dispatchTimeout().compareTo(GenerationRequest.MIN_DISPATCH_TIMEOUT) < 0
-        || request.dispatchTimeout().compareTo(GenerationRequest.MAX_DISPATCH_TIMEOUT) > 0) {
-      throw new IllegalArgumentException(
-          "dispatch timeout must be between "
-              + GenerationRequest.MIN_DISPATCH_TIMEOUT.toSeconds()
-              + " and "
-              + GenerationRequest.MAX_DISPATCH_TIMEOUT.toSeconds()
-              + " seconds");
-    }
   }
 }

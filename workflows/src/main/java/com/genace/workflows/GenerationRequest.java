@@ -1,5 +1,9 @@
 package com.genace.workflows;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Duration;
 
 /**
@@ -17,6 +21,12 @@ public record GenerationRequest(
     String account) {
 
   public static final String DEFAULT_ACCOUNT = "default";
+
+  /** The longest model or account name: the ledger's limit for names it indexes and logs. */
+  public static final int MAX_NAME_LENGTH = 200;
+
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   public static final Duration DEFAULT_DISPATCH_TIMEOUT = Duration.ofMinutes(2);
   public static final Duration MIN_DISPATCH_TIMEOUT = Duration.ofSeconds(1);
@@ -41,5 +51,54 @@ public record GenerationRequest(
     return dispatchTimeoutSeconds == null
         ? DEFAULT_DISPATCH_TIMEOUT
         : Duration.ofSeconds(dispatchTimeoutSeconds);
+  }
+
+  /**
+   * Checks the request as a whole before anything is started.
+   *
+   * @throws IllegalArgumentException naming the first field that is wrong: a blank id, a blank or
+   *     over-long model or account, an input that is not exactly one JSON object (trailing content
+   *     is refused, not dropped), a dispatch timeout out of range
+   */
+  public void validate() {
+    if (operationId == null || operationId.isBlank()) {
+      throw new IllegalArgumentException("operation id must not be blank");
+    }
+    requireName("model", model);
+    if (account != null) {
+      requireName("account", account);
+    }
+    JsonNode input;
+    try {
+      input = JSON.readTree(inputJson == null ? "" : inputJson);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("input is not valid JSON: " + e.getOriginalMessage());
+    }
+    if (input == null || !input.isObject()) {
+      throw new IllegalArgumentException("input must be a JSON object");
+    }
+    Duration timeout = dispatchTimeout();
+    if (timeout.compareTo(MIN_DISPATCH_TIMEOUT) < 0
+        || timeout.compareTo(MAX_DISPATCH_TIMEOUT) > 0) {
+      throw new IllegalArgumentException(
+          "dispatch timeout must be between "
+              + MIN_DISPATCH_TIMEOUT.toSeconds()
+              + " and "
+              + MAX_DISPATCH_TIMEOUT.toSeconds()
+              + " seconds");
+    }
+  }
+
+  private static void requireName(String field, String value) {
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(field + " must not be blank");
+    }
+    if (value.length() > MAX_NAME_LENGTH) {
+      throw new IllegalArgumentException(
+          field + " is longer than " + MAX_NAME_LENGTH + " characters");
+    }
+    if (value.chars().anyMatch(Character::isISOControl)) {
+      throw new IllegalArgumentException(field + " must not contain control characters");
+    }
   }
 }

@@ -7,7 +7,7 @@ import com.genace.model.ReviewDecision;
 import com.genace.review.ReviewResolution;
 import com.genace.simulator.GenaceSimulator;
 import com.genace.workflows.GenerationClient;
-import io.temporal.client.WorkflowUpdateException;
+import com.genace.workflows.ResolutionRefusedException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -77,7 +77,7 @@ final class DemoOperator {
             : "Genace lists job " + job + " for this operation id";
     try {
       client.resolve(id, new ReviewResolution(decision.wire(), job, reason, NAME));
-    } catch (WorkflowUpdateException notYet) {
+    } catch (ResolutionRefusedException notYet) {
       // The ledger shows the review a moment before the workflow accepts decisions: next tick.
       return;
     }

@@ -7,9 +7,8 @@ import com.genace.ops.Environment;
 import com.genace.ops.temporal.TemporalConnection;
 import com.genace.ops.temporal.TemporalSettings;
 import com.genace.review.ReviewResolution;
-import io.temporal.client.WorkflowNotFoundException;
-import io.temporal.client.WorkflowUpdateException;
-import io.temporal.failure.ApplicationFailure;
+import com.genace.workflows.OperationNotFoundException;
+import com.genace.workflows.ResolutionRefusedException;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -110,11 +109,11 @@ final class ResolveCommand implements Runnable {
     String answer;
     try (TemporalConnection temporal = TemporalConnection.open(TemporalSettings.from(env))) {
       answer = temporal.generationClient().resolve(operationId, resolution);
-    } catch (WorkflowUpdateException e) {
-      throw new IllegalStateException("the workflow refused the resolution: " + refusal(e), e);
-    } catch (WorkflowNotFoundException e) {
+    } catch (ResolutionRefusedException e) {
+      throw new IllegalStateException("the workflow refused the resolution: " + e.getMessage(), e);
+    } catch (OperationNotFoundException e) {
       throw new IllegalStateException(
-          "operation " + operationId + " has no running workflow on Temporal", e);
+          "operation " + operationId + " has no workflow on Temporal", e);
     }
     spec.commandLine()
         .getOut()
@@ -130,13 +129,5 @@ final class ResolveCommand implements Runnable {
                 + resolver
                 + "; next: "
                 + chosen.nextPhase().wire());
-  }
-
-  private static String refusal(WorkflowUpdateException e) {
-    Throwable cause = e.getCause();
-    if (cause instanceof ApplicationFailure failure) {
-      return failure.getOriginalMessage();
-    }
-    return cause == null ? e.getMessage() : cause.getMessage();
   }
 }

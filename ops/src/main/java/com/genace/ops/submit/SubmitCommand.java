@@ -1,6 +1,7 @@
 package com.genace.ops.submit;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.genace.ledger.Identifiers;
@@ -10,6 +11,7 @@ import com.genace.ops.temporal.TemporalSettings;
 import com.genace.worker.telemetry.Telemetry;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;
+import com.genace.workflows.OperationConflictException;
 import java.util.UUID;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -21,16 +23,19 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Start a generation operation and print its operation id.",
-      "Starting the same --operation-id again joins the existing operation: it is never"
-          + " dispatched twice.",
+      "Starting the same --operation-id again with the same request joins the existing"
+          + " operation: it is never dispatched twice. The same id with another model, input or"
+          + " account is refused.",
       "Connects to TEMPORAL_ADDRESS (default 127.0.0.1:7233), namespace TEMPORAL_NAMESPACE"
           + " (default 'default').",
-      "Exit codes: 0 started or joined, 1 Temporal unreachable or refused, 2 bad usage"
-          + " (including --input that is not a JSON object)."
+      "Exit codes: 0 started or joined, 1 Temporal unreachable, or the id taken by another"
+          + " request, 2 bad usage (an --input that is not exactly one JSON object, a --model or"
+          + " --account over 200 characters)."
     })
 public final class SubmitCommand implements Runnable {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper STRICT_JSON =
+      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private final Environment env;
 
@@ -76,29 +81,29 @@ public final class SubmitCommand implements Runnable {
 
   @Override
   public void run() {
-    String inputJson = requireJsonObject(input);
     String id = operationId == null ? UUID.randomUUID().toString() : operationId;
     try {
       Identifiers.requireOperationId(id);
     } catch (IllegalArgumentException e) {
       throw usage("--operation-id: " + e.getMessage());
     }
-    if (model.isBlank()) {
-      throw usage("--model must not be blank");
-    }
-    long maxTimeout = GenerationRequest.MAX_DISPATCH_TIMEOUT.toSeconds();
-    if (dispatchTimeoutSeconds != null
-        && (dispatchTimeoutSeconds < 1 || dispatchTimeoutSeconds > maxTimeout)) {
-      throw usage("--dispatch-timeout must be between 1 and " + maxTimeout + " seconds");
+    GenerationRequest request =
+        new GenerationRequest(id, model, canonicalJson(input), dispatchTimeoutSeconds, account);
+    try {
+      request.validate();
+    } catch (IllegalArgumentException e) {
+      throw usage(asOption(e.getMessage()));
     }
     TemporalSettings settings = TemporalSettings.from(env);
     // With OTEL_* exporters configured, the operation's trace starts here.
     try (Telemetry telemetry = Telemetry.install(env.variables());
         TemporalConnection temporal = TemporalConnection.open(settings)) {
-      GenerationClient.Started started =
-          temporal
-              .generationClient()
-              .start(new GenerationRequest(id, model, inputJson, dispatchTimeoutSeconds, account));
+      GenerationClient.Started started;
+      try {
+        started = temporal.generationClient().start(request);
+      } catch (OperationConflictException e) {
+        throw new IllegalStateException(e.getMessage(), e);
+      }
       spec.commandLine().getOut().println(id);
       spec.commandLine()
           .getErr()
@@ -106,24 +111,31 @@ public final class SubmitCommand implements Runnable {
               started.alreadyExisted()
                   ? "operation "
                       + id
-                      + " was already started (workflow "
+                      + " was already started with the same request (workflow "
                       + started.workflowId()
                       + "); joined it, nothing is dispatched again"
                   : "started operation " + id + " (workflow " + started.workflowId() + ")");
     }
   }
 
-  private String requireJsonObject(String value) {
-    JsonNode node;
+  /** The request's words for a field, as the option that sets it: "input ..." -> "--input ...". */
+  private static String asOption(String problem) {
+    for (String field : new String[] {"input", "model", "account", "dispatch timeout"}) {
+      if (problem.startsWith(field + " ")) {
+        return "--" + field.replace(' ', '-') + problem.substring(field.length());
+      }
+    }
+    return problem;
+  }
+
+  /** The input as compact JSON; what is not one JSON object is left for validation to refuse. */
+  private static String canonicalJson(String value) {
     try {
-      node = JSON.readTree(value);
+      JsonNode node = STRICT_JSON.readTree(value);
+      return node != null && node.isObject() ? node.toString() : value;
     } catch (JsonProcessingException e) {
-      throw usage("--input is not valid JSON: " + e.getOriginalMessage());
+      return value;
     }
-    if (node == null || !node.isObject()) {
-      throw usage("--input must be a JSON object, like '{\"prompt\":\"a red fox\"}'");
-    }
-    return node.toString();
   }
 
   private CommandLine.ParameterException usage(String message) {
