@@ -94,7 +94,9 @@ log "starting bin/genace worker"
   >"$WORK/worker.log" 2>&1 &
 WORKER_PID=$!
 S="http://127.0.0.1:$STATUS_PORT"
+started_at=$SECONDS
 wait_for 120 curl -sf "$S/startupz" || fail "the worker never started"
+log "worker started (/startupz 200) in about $((SECONDS - started_at)) s"
 curl -sf "$S/readyz" >/dev/null && pass "the worker starts and is ready" || fail "/readyz"
 
 dist submit --model image-v1 --input '{"prompt":"a packaged fox"}' --operation-id dist-smoke-1 >/dev/null \
