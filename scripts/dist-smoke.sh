@@ -60,6 +60,11 @@ for tool in sh dirname readlink; do ln -s "$(command -v "$tool")" "$WORK/tools/$
 dist() { (exec env -i PATH="$WORK/tools" HOME="$WORK" "${DIST_ENV[@]}" "$DIST/bin/genace" "$@"); }
 DIST_ENV=()
 
+# jdeps cannot see the modules loaded by name; without them TLS and gRPC's DNS lookups break late.
+modules="$("$DIST/runtime/bin/java" --list-modules)"
+grep -q '^jdk.crypto.ec@' <<<"$modules" && grep -q '^jdk.naming.dns@' <<<"$modules" \
+  && pass "the runtime holds jdk.crypto.ec and jdk.naming.dns" || fail "runtime modules: $modules"
+
 dist --help >"$WORK/help.txt" || fail "bin/genace --help exited $?"
 grep -q 'worker' "$WORK/help.txt" && pass "bin/genace --help runs on the bundled runtime" || fail "help: $(cat "$WORK/help.txt")"
 rc=0; dist no-such-command 2>/dev/null || rc=$?
