@@ -19,6 +19,7 @@ import com.genace.model.RemoteStatus;
 import com.genace.model.ReviewReason;
 import io.micrometer.core.instrument.Metrics;
 import io.temporal.activity.Activity;
+import io.temporal.failure.ApplicationErrorCategory;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
 import java.time.Duration;
@@ -263,7 +264,10 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
     return pollAgain(type, attempt, atLeast, why, null);
   }
 
-  /** A retryable failure whose next retry delay paces the next poll. */
+  /**
+   * A retryable failure whose next retry delay paces the next poll. A job still running is the
+   * expected case, so its failure is benign: the SDK logs it at debug level and counts no failure.
+   */
   private ApplicationFailure pollAgain(
       String type, int attempt, Duration atLeast, String why, Throwable cause) {
     Duration backoff = policy.afterPoll(attempt, random);
@@ -273,6 +277,10 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
         .setMessage(why + "; polling again in " + delay.toMillis() + " ms")
         .setNextRetryDelay(delay)
         .setCause(cause)
+        .setCategory(
+            NOT_TERMINAL_YET.equals(type)
+                ? ApplicationErrorCategory.BENIGN
+                : ApplicationErrorCategory.UNSPECIFIED)
         .build();
   }
 

@@ -1,5 +1,6 @@
 package com.genace.observation;
 
+import static io.temporal.failure.ApplicationErrorCategory.BENIGN;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -110,6 +111,7 @@ class ObservationPollTest {
 
     assertThat(first.getType()).isEqualTo(ObservationActivities.NOT_TERMINAL_YET);
     assertThat(first.isNonRetryable()).isFalse();
+    assertThat(first.getCategory()).as("expected, not an error").isEqualTo(BENIGN);
     assertThat(first.getNextRetryDelay())
         .isBetween(Duration.ofMillis(800), Duration.ofMillis(1200));
     assertThat(tenth.getNextRetryDelay()).isBetween(Duration.ofSeconds(12), Duration.ofSeconds(18));
@@ -167,6 +169,7 @@ class ObservationPollTest {
     assertThat(failure.getType()).isEqualTo(ObservationActivities.POLL_FAILED);
     assertThat(failure.isNonRetryable()).isFalse();
     assertThat(failure.getOriginalMessage()).contains("sleeping");
+    assertThat(failure.getCategory()).isNotEqualTo(BENIGN);
     assertThat(ledger.get(OP)).isEqualTo(before);
   }
 
