@@ -4,11 +4,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.genace.client.GenaceClient;
 import com.genace.client.JobSnapshot;
+import com.genace.leasing.HeldLease;
 import com.genace.ledger.ClaimResult;
 import com.genace.ledger.Lease;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.WriteResult;
+import com.genace.model.FailureTypes;
 import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import io.temporal.activity.Activity;
@@ -56,7 +58,14 @@ public final class DeliveryActivitiesImpl implements DeliveryActivities {
     if (claim instanceof ClaimResult.NotAcquired notAcquired) {
       return fromCurrentState(operationId, notAcquired.current());
     }
-    Lease lease = ((ClaimResult.Acquired) claim).lease();
+    try (HeldLease held = new HeldLease(ledger, ((ClaimResult.Acquired) claim).lease())) {
+      return deliver(operationId, held);
+    }
+  }
+
+  /** Under the deliver lease, which a failure hands back so that the retry claims at once. */
+  private DeliveryResult deliver(String operationId, HeldLease held) {
+    Lease lease = held.lease();
     OperationRow row = ledger.get(operationId);
     String remoteJobId = row.remoteJobId().orElseThrow();
     JobSnapshot snapshot = readSnapshot(row);
@@ -79,10 +88,14 @@ public final class DeliveryActivitiesImpl implements DeliveryActivities {
           new DeliveredArtifact(key, output.bytes(), output.sha256(), output.contentType()));
       Activity.getExecutionContext().heartbeat(i + 1);
     }
-    if (ledger.recordDelivered(lease, manifest(artifacts)) != WriteResult.APPLIED) {
+    WriteResult written = ledger.recordDelivered(lease, manifest(artifacts));
+    if (written != WriteResult.UNCHANGED) {
+      held.ended(); // applied: the delivered transition released it; denied: no longer ours
+    }
+    if (written != WriteResult.APPLIED) {
       throw ApplicationFailure.newFailure(
           "deliver lease of " + operationId + " was lost before the manifest was recorded",
-          "LeaseLost");
+          FailureTypes.LEASE_LOST);
     }
     log.info(
         "operation {}: {} artifact(s) delivered, {} copied now",

@@ -8,12 +8,14 @@ import com.genace.allowance.SpendingAllowance;
 import com.genace.client.CreateOutcome;
 import com.genace.client.CreateRequest;
 import com.genace.client.GenaceClient;
+import com.genace.leasing.HeldLease;
 import com.genace.ledger.ClaimResult;
 import com.genace.ledger.Lease;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.WriteResult;
 import com.genace.model.NextAction;
+import com.genace.model.ReviewReason;
 import io.micrometer.core.instrument.Metrics;
 import io.temporal.failure.ApplicationFailure;
 import java.util.Optional;
@@ -24,8 +26,10 @@ import org.slf4j.LoggerFactory;
  * Sends an operation's POST at most once per claim:
  *
  * <ol>
+ *   <li>check the dispatch gate (pause, drain): while it is closed, answer {@code PAUSED} without
+ *       claiming, so a paused fleet writes no ledger rows and counts no attempts;
  *   <li>claim the dispatch lease (a {@code submitting} operation goes to review instead);
- *   <li>commit {@code submitting}; check the dispatch gate (pause, drain);
+ *   <li>commit {@code submitting}; check the gate again, for a pause that began meanwhile;
  *   <li>POST once; record the outcome under the same lease.
  * </ol>
  *
@@ -66,7 +70,11 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
 
   @Override
   public DispatchResult dispatch(String operationId) {
-    Lease lease;
+    Optional<String> closedBeforeClaim = gate.closedReason();
+    if (closedBeforeClaim.isPresent()) {
+      return DispatchResult.of(DispatchOutcome.PAUSED, closedBeforeClaim.get());
+    }
+    Lease lease = null;
     CreateRequest request;
     try {
       ClaimResult claim = ledger.claim(operationId, owner, NextAction.DISPATCH);
@@ -100,6 +108,9 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
         return DispatchResult.of(DispatchOutcome.PAUSED, closed.get());
       }
     } catch (RuntimeException e) {
+      if (lease != null) {
+        new HeldLease(ledger, lease).close(); // nothing left: the next dispatch claims at once
+      }
       throw ApplicationFailure.newNonRetryableFailureWithCause(
           "dispatch failed before sending: " + e.getMessage(), NOTHING_SENT, e);
     }
@@ -148,7 +159,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
       ledger.recordNotSent(lease, "not_sent", notSent.describe());
       return DispatchResult.of(DispatchOutcome.NOT_SENT, notSent.describe());
     }
-    ledger.openReview(lease, "post_outcome_unknown", outcome.describe());
+    ledger.openReview(lease, ReviewReason.POST_OUTCOME_UNKNOWN.wire(), outcome.describe());
     return DispatchResult.of(DispatchOutcome.UNKNOWN, outcome.describe());
   }
 

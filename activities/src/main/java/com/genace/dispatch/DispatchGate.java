@@ -3,9 +3,10 @@ package com.genace.dispatch;
 import java.util.Optional;
 
 /**
- * Whether this worker may send a new POST right now. Checked immediately before sending, after the
- * {@code submitting} evidence is committed, so that a pause or drain that began while the task was
- * being picked up still stops the POST.
+ * Whether this worker may send a new POST right now. Checked before the dispatch is claimed, so
+ * that a closed gate turns the dispatch away without a ledger write, and again immediately before
+ * sending, after the {@code submitting} evidence is committed, so that a pause or drain that began
+ * meanwhile still stops the POST.
  */
 @FunctionalInterface
 public interface DispatchGate {

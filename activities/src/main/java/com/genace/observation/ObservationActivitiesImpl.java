@@ -7,34 +7,60 @@ import com.genace.client.GenaceException;
 import com.genace.client.GenaceRateLimitedException;
 import com.genace.client.JobSnapshot;
 import com.genace.client.RemoteJobNotFoundException;
+import com.genace.leasing.HeldLease;
 import com.genace.ledger.ClaimResult;
-import com.genace.ledger.Lease;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
-import com.genace.ledger.RenewResult;
 import com.genace.ledger.WriteResult;
+import com.genace.model.FailureTypes;
 import com.genace.model.NextAction;
+import com.genace.model.Phase;
+import com.genace.model.RemoteStatus;
+import com.genace.model.ReviewReason;
 import io.micrometer.core.instrument.Metrics;
 import io.temporal.activity.Activity;
+import io.temporal.failure.ApplicationErrorCategory;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.function.Function;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Observes one remote job per attempt:
+ * Observation by retry-as-polling: each activity attempt is one poll, and the wait between polls is
+ * Temporal's retry delay, so no worker thread, activity slot or lease is held while a render runs.
+ * One attempt:
  *
  * <ol>
- *   <li>claim the observe lease (a missing remote id sends the operation to review);
- *   <li>GET the job, paced by the {@link PollingPolicy}; heartbeat each poll;
- *   <li>mirror each snapshot through the ledger's permitted transitions;
- *   <li>renew the lease at half-life; if renewal is denied or uncertain, stop writing and fail the
- *       attempt so that Temporal retries it under a new claim;
- *   <li>return on a terminal status.
+ *   <li>reads the operation from the ledger (no write): a phase past observation ends it, and the
+ *       durable remote job id is what is polled, so any retry resumes from it after any crash;
+ *   <li>GETs the job once, without holding a lease (overlapping reads create nothing);
+ *   <li>only if the snapshot is newer than the stored one: claims the observe lease, records the
+ *       snapshot through the ledger's permitted transitions, and releases the lease in a {@code
+ *       finally}, so a failed attempt never leaves its lease behind; a 404 opens the review under
+ *       that lease the same way;
+ *   <li>returns on a terminal status (or a review); otherwise fails with a retryable {@code
+ *       ApplicationFailure} whose next retry delay is the pacing: {@link PollingPolicy} backoff by
+ *       attempt number, jitter, and Genace's {@code Retry-After} or a live lease's expiry when
+ *       longer. Malformed answers and other failed reads are retried the same way.
  * </ol>
+ *
+ * <p>Why retry-as-polling rather than one short activity per poll between durable {@code
+ * Workflow.sleep} timers: the history grows by a constant (the activity's scheduled, started and
+ * completed events, whatever the number of attempts) instead of about ten events per poll (activity
+ * and timer events, two workflow tasks), so a render of hours neither bloats the history nor needs
+ * continue-as-new, and no workflow task runs between polls. The cost is that only the last
+ * attempt's failure is visible in the history, which is all an operator needs ("job running;
+ * polling again in 12 s"); each poll is counted in {@code genace_polls_total}.
+ *
+ * <p>A lease is held only from the claim to the release (a few milliseconds around two statements),
+ * so a worker that dies mid-poll almost always leaves none: its attempt is retried on any worker
+ * once the start-to-close timeout notices. Unchanged snapshots write nothing at all.
  */
 public final class ObservationActivitiesImpl implements ObservationActivities {
 
@@ -62,147 +88,209 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
   }
 
   @Override
-  public ObservationResult observe(String operationId) {
+  public ObservationResult pollRemoteJob(String operationId) {
+    return poll(operationId, Activity.getExecutionContext().getInfo().getAttempt());
+  }
+
+  /** One poll, the {@code attempt}-th (from 1) of this observation. */
+  ObservationResult poll(String operationId, int attempt) {
+    try {
+      return pollOnce(operationId, attempt);
+    } catch (ApplicationFailure failure) {
+      throw failure;
+    } catch (RuntimeException e) {
+      // The ledger or the network failed: nothing is known to be wrong with the job itself.
+      throw pollAgain(
+          POLL_FAILED, attempt, Duration.ZERO, "poll of " + operationId + " failed: " + e, e);
+    }
+  }
+
+  private ObservationResult pollOnce(String operationId, int attempt) {
+    OperationRow row = ledger.get(operationId);
+    if (row.phase() != Phase.OBSERVING) {
+      return ended(row, attempt);
+    }
+    Optional<String> remoteJobId = row.remoteJobId().filter(id -> !id.isBlank());
+    if (remoteJobId.isEmpty()) {
+      // The claim sends an observation without a remote job id to review.
+      return underLease(
+          operationId,
+          attempt,
+          null,
+          held -> {
+            throw pollAgain(POLL_FAILED, attempt, Duration.ZERO, "no remote job id to observe");
+          });
+    }
+    String jobId = remoteJobId.get();
+    JobSnapshot snapshot;
+    try {
+      snapshot = genace.get(jobId);
+    } catch (RemoteJobNotFoundException e) {
+      countPoll("not_found");
+      return underLease(operationId, attempt, jobId, held -> notFound(held, jobId, e, attempt));
+    } catch (GenaceRateLimitedException e) {
+      countPoll("rate_limited");
+      throw pollAgain(POLL_FAILED, attempt, e.retryAfter(), "rate limited polling " + jobId);
+    } catch (GenaceAuthenticationException e) {
+      countPoll("unauthorized");
+      log.warn("poll of {} refused the credentials: check GENACE_API_KEY", jobId);
+      throw pollAgain(POLL_FAILED, attempt, Duration.ZERO, e.getMessage());
+    } catch (GenaceException e) {
+      countPoll("error");
+      log.warn("poll of {} failed (attempt {}): {}", jobId, attempt, e.getMessage());
+      throw pollAgain(POLL_FAILED, attempt, Duration.ZERO, e.getMessage());
+    }
+    RemoteStatus status = snapshot.status();
+    countPoll(status.wire());
+    int storedRank = row.remoteStatus().map(RemoteStatus::rank).orElse(-1);
+    if (status.rank() > storedRank) {
+      Optional<ObservationResult> recorded =
+          Optional.ofNullable(
+              underLease(operationId, attempt, jobId, held -> record(held, snapshot, attempt)));
+      if (recorded.isPresent()) {
+        return recorded.get();
+      }
+    }
+    if (status.isTerminal()) {
+      // Terminal, but recorded by someone else meanwhile: the ledger says what follows.
+      return ended(ledger.get(operationId), attempt);
+    }
+    throw pollAgain(NOT_TERMINAL_YET, attempt, Duration.ZERO, "job " + jobId + " " + status.wire());
+  }
+
+  /** Records a newer snapshot; returns the result once terminal, null to poll again. */
+  private ObservationResult record(HeldLease held, JobSnapshot snapshot, int attempt) {
+    WriteResult written =
+        ledger.recordSnapshot(
+            held.lease(),
+            snapshot.status(),
+            JSON.valueToTree(snapshot).toString(),
+            snapshot.errorMessage());
+    if (written == WriteResult.DENIED) {
+      held.ended();
+      throw pollAgain(
+          FailureTypes.LEASE_LOST, attempt, Duration.ZERO, "observe lease lost before the write");
+    }
+    if (written == WriteResult.APPLIED && snapshot.status().isTerminal()) {
+      held.ended(); // a terminal snapshot moves the operation on and ends the lease
+      return ObservationResult.terminal(snapshot.status(), snapshot.id(), snapshot.errorMessage());
+    }
+    return null;
+  }
+
+  private ObservationResult notFound(
+      HeldLease held, String jobId, RemoteJobNotFoundException e, int attempt) {
+    WriteResult written =
+        ledger.openReview(held.lease(), ReviewReason.REMOTE_JOB_NOT_FOUND.wire(), e.getMessage());
+    if (written == WriteResult.UNCHANGED) {
+      throw pollAgain(POLL_FAILED, attempt, Duration.ZERO, "review of " + jobId + " not opened");
+    }
+    held.ended(); // opened: the review released it; denied: it was not ours any more
+    if (written == WriteResult.DENIED) {
+      throw pollAgain(
+          FailureTypes.LEASE_LOST, attempt, Duration.ZERO, "observe lease lost before the review");
+    }
+    log.warn("remote job {} is unknown to Genace: operation goes to review", jobId);
+    return ObservationResult.inReview(ReviewReason.REMOTE_JOB_NOT_FOUND, jobId, e.getMessage());
+  }
+
+  /**
+   * Claims the observe lease and runs {@code work} under it, releasing it afterwards unless a write
+   * ended it. When the claim does not acquire, says how the operation ended, or fails the attempt
+   * until a live lease (another attempt's) expires.
+   */
+  private ObservationResult underLease(
+      String operationId,
+      int attempt,
+      String expectedJobId,
+      Function<HeldLease, ObservationResult> work) {
     ClaimResult claim = ledger.claim(operationId, owner, NextAction.OBSERVE);
     if (claim instanceof ClaimResult.MovedToReview moved) {
-      return new ObservationResult(ObservationResult.REVIEW, null, moved.reviewReason());
+      return ObservationResult.inReview(
+          ReviewReason.parse(moved.reviewReason()), expectedJobId, moved.reviewReason());
     }
     if (claim instanceof ClaimResult.NotAcquired notAcquired) {
-      return fromCurrentState(operationId, notAcquired);
+      if (notAcquired.reason() == ClaimResult.Reason.LEASED) {
+        OperationRow row = notAcquired.current();
+        throw pollAgain(
+            POLL_FAILED,
+            attempt,
+            row.leaseUntil().map(this::until).orElse(Duration.ZERO),
+            "observe lease held by " + row.leaseOwner().orElse("another worker"));
+      }
+      return ended(notAcquired.current(), attempt);
     }
     ClaimResult.Acquired acquired = (ClaimResult.Acquired) claim;
-    Lease lease = acquired.lease();
-    String remoteJobId = acquired.remoteJobId().orElseThrow();
-    boolean finished = false;
-    try {
-      ObservationResult result = pollUntilTerminal(lease, remoteJobId);
-      finished = true;
-      return result;
-    } finally {
-      if (!finished) {
-        releaseQuietly(lease);
+    try (HeldLease held = new HeldLease(ledger, acquired.lease())) {
+      if (!acquired.remoteJobId().equals(Optional.ofNullable(expectedJobId))) {
+        throw pollAgain(POLL_FAILED, attempt, Duration.ZERO, "the remote job id changed");
       }
+      return work.apply(held);
     }
   }
 
-  private ObservationResult pollUntilTerminal(Lease lease, String remoteJobId) {
-    Duration delay = policy.initialDelay();
-    int failures = 0;
-    String lastStatus = "unknown";
-    while (true) {
-      Activity.getExecutionContext().heartbeat(lastStatus);
-      JobSnapshot snapshot;
-      try {
-        snapshot = genace.get(remoteJobId);
-        failures = 0;
-      } catch (RemoteJobNotFoundException e) {
-        countPoll("not_found");
-        ledger.openReview(lease, "remote_job_not_found", e.getMessage());
-        return new ObservationResult(ObservationResult.REVIEW, remoteJobId, e.getMessage());
-      } catch (GenaceRateLimitedException e) {
-        countPoll("rate_limited");
-        lease = pause(lease, longer(e.retryAfter(), delay));
-        continue;
-      } catch (GenaceAuthenticationException e) {
-        countPoll("unauthorized");
-        throw e; // a configuration problem: Temporal keeps retrying with backoff
-      } catch (GenaceException e) {
-        countPoll("error");
-        failures++;
-        if (failures >= policy.maxFailures()) {
-          throw e;
-        }
-        log.warn("poll of {} failed ({}), retrying: {}", remoteJobId, failures, e.getMessage());
-        lease = pause(lease, delay);
-        delay = policy.next(delay);
-        continue;
-      }
-      lastStatus = snapshot.status().wire();
-      countPoll(lastStatus);
-      WriteResult written =
-          ledger.recordSnapshot(
-              lease,
-              snapshot.status(),
-              JSON.valueToTree(snapshot).toString(),
-              snapshot.errorMessage());
-      if (written == WriteResult.DENIED) {
-        throw ApplicationFailure.newFailure(
-            "observe lease of "
-                + lease.operationId()
-                + " was lost; observing again under a new claim",
-            "LeaseLost");
-      }
-      if (snapshot.status().isTerminal()) {
-        return new ObservationResult(lastStatus, remoteJobId, snapshot.errorMessage());
-      }
-      lease = pause(lease, delay);
-      delay = policy.next(delay);
-    }
+  /** The operation is past observation (or not observable now): what the ledger shows. */
+  private ObservationResult ended(OperationRow row, int attempt) {
+    String remoteJobId = row.remoteJobId().orElse(null);
+    return switch (row.phase()) {
+      case DELIVERING, DELIVERED ->
+          ObservationResult.terminal(RemoteStatus.SUCCEEDED, remoteJobId, null);
+      case FAILED ->
+          ObservationResult.terminal(
+              row.remoteStatus().filter(RemoteStatus::isTerminal).orElse(RemoteStatus.FAILED),
+              remoteJobId,
+              row.failureReason().orElse(null));
+      case IN_REVIEW ->
+          ObservationResult.inReview(
+              row.reviewReason()
+                  .map(ReviewReason::parse)
+                  .orElse(ReviewReason.REMOTE_JOB_UNOBSERVABLE),
+              remoteJobId,
+              row.reviewReason().orElse("in review"));
+      case PENDING, SUBMITTING, OBSERVING, ABANDONED ->
+          throw pollAgain(
+              POLL_FAILED,
+              attempt,
+              Duration.ZERO,
+              "operation "
+                  + row.operationId()
+                  + " cannot be observed now ("
+                  + row.phase().wire()
+                  + ")");
+    };
   }
 
-  /** Sleeps a jittered delay, then renews the lease if half of it has run out. */
-  private Lease pause(Lease lease, Duration delay) {
-    try {
-      Thread.sleep(policy.jittered(delay, random).toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw ApplicationFailure.newFailure("observation interrupted", "Interrupted");
-    }
-    Duration left = Duration.between(clock.instant(), lease.until());
-    if (left.compareTo(ledger.leaseDuration().dividedBy(2)) > 0) {
-      return lease;
-    }
-    RenewResult renewed = ledger.renew(lease);
-    if (renewed instanceof RenewResult.Renewed ok) {
-      return ok.lease();
-    }
-    throw ApplicationFailure.newFailure(
-        "observe lease of " + lease.operationId() + " could not be renewed (" + renewed + ")",
-        "LeaseLost");
+  private ApplicationFailure pollAgain(String type, int attempt, Duration atLeast, String why) {
+    return pollAgain(type, attempt, atLeast, why, null);
+  }
+
+  /**
+   * A retryable failure whose next retry delay paces the next poll. A job still running is the
+   * expected case, so its failure is benign: the SDK logs it at debug level and counts no failure.
+   */
+  private ApplicationFailure pollAgain(
+      String type, int attempt, Duration atLeast, String why, Throwable cause) {
+    Duration backoff = policy.afterPoll(attempt, random);
+    Duration delay = atLeast.compareTo(backoff) > 0 ? atLeast : backoff;
+    return ApplicationFailure.newBuilder()
+        .setType(type)
+        .setMessage(why + "; polling again in " + delay.toMillis() + " ms")
+        .setNextRetryDelay(delay)
+        .setCause(cause)
+        .setCategory(
+            NOT_TERMINAL_YET.equals(type)
+                ? ApplicationErrorCategory.BENIGN
+                : ApplicationErrorCategory.UNSPECIFIED)
+        .build();
+  }
+
+  private Duration until(Instant instant) {
+    Duration left = Duration.between(clock.instant(), instant);
+    return left.isNegative() ? Duration.ZERO : left;
   }
 
   /** Status polls by result, in Micrometer's global registry (the worker exports it). */
   private static void countPoll(String result) {
     Metrics.counter("genace_polls", "result", result).increment();
-  }
-
-  private static Duration longer(Duration a, Duration b) {
-    return a.compareTo(b) >= 0 ? a : b;
-  }
-
-  private ObservationResult fromCurrentState(
-      String operationId, ClaimResult.NotAcquired notAcquired) {
-    OperationRow row = notAcquired.current();
-    String remoteJobId = row.remoteJobId().orElse(null);
-    return switch (row.phase()) {
-      case DELIVERING, DELIVERED -> new ObservationResult("succeeded", remoteJobId, null);
-      case FAILED ->
-          new ObservationResult(
-              row.remoteStatus().map(s -> s.wire()).orElse("failed"),
-              remoteJobId,
-              row.failureReason().orElse(null));
-      case IN_REVIEW ->
-          new ObservationResult(
-              ObservationResult.REVIEW, remoteJobId, row.reviewReason().orElse("in review"));
-      default ->
-          throw ApplicationFailure.newFailure(
-              "operation "
-                  + operationId
-                  + " cannot be observed now (phase "
-                  + row.phase().wire()
-                  + ", lease held by "
-                  + row.leaseOwner().orElse("nobody")
-                  + ")",
-              "ObserveLeaseHeld");
-    };
-  }
-
-  private void releaseQuietly(Lease lease) {
-    try {
-      ledger.release(lease);
-    } catch (RuntimeException e) {
-      log.warn(
-          "could not release the observe lease of {}: {}", lease.operationId(), e.getMessage());
-    }
   }
 }

@@ -6,7 +6,9 @@ import java.util.random.RandomGenerator;
 /**
  * How status polls are paced: exponential backoff between {@code initialDelay} and {@code
  * maxDelay}, each delay spread by up to {@code jitter} (a fraction) so that many operations do not
- * poll in step. A {@code Retry-After} from Genace is honoured when it is longer.
+ * poll in step. A {@code Retry-After} from Genace is honoured when it is longer. {@code
+ * maxFailures} bounds the failed reads of one long observation attempt (the legacy observation
+ * only).
  */
 public record PollingPolicy(
     Duration initialDelay, Duration maxDelay, double multiplier, double jitter, int maxFailures) {
@@ -23,6 +25,16 @@ public record PollingPolicy(
     if (multiplier < 1 || jitter < 0 || jitter >= 1 || maxFailures < 1) {
       throw new IllegalArgumentException("invalid polling policy");
     }
+  }
+
+  /**
+   * The wait after poll number {@code attempt} (1 for the first), jittered: {@code initialDelay}
+   * grown by {@code multiplier} per poll, at most {@code maxDelay}.
+   */
+  public Duration afterPoll(int attempt, RandomGenerator random) {
+    double grown = initialDelay.toMillis() * Math.pow(multiplier, Math.max(0, attempt - 1));
+    long millis = (long) Math.min(maxDelay.toMillis(), Math.ceil(grown));
+    return jittered(Duration.ofMillis(millis), random);
   }
 
   /** The delay after {@code current}, before jitter. */

@@ -9,6 +9,7 @@ import com.genace.ledger.WriteResult;
 import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.ReviewDecision;
+import com.genace.model.ReviewReason;
 import com.genace.workflows.GenerationRequest;
 import io.temporal.failure.ApplicationFailure;
 import java.util.Optional;
@@ -39,14 +40,14 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
   }
 
   @Override
-  public ReviewOpened openReview(String operationId, String reason, String detail) {
+  public ReviewOpened openReview(String operationId, ReviewReason reason, String detail) {
     ClaimResult claim = ledger.claim(operationId, owner, NextAction.DISPATCH);
     if (claim instanceof ClaimResult.MovedToReview moved) {
-      return new ReviewOpened(true, null, moved.reviewReason());
+      return new ReviewOpened(true, null, ReviewReason.parse(moved.reviewReason()));
     }
     if (claim instanceof ClaimResult.Acquired acquired) {
       Lease lease = acquired.lease();
-      if (ledger.openReview(lease, reason, detail) != WriteResult.APPLIED) {
+      if (ledger.openReview(lease, reason.wire(), detail) != WriteResult.APPLIED) {
         throw ApplicationFailure.newFailure(
             "could not open the review of " + operationId + "; retrying", "ReviewNotOpened");
       }
@@ -54,7 +55,8 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
     }
     OperationRow row = ((ClaimResult.NotAcquired) claim).current();
     return switch (row.phase()) {
-      case IN_REVIEW -> new ReviewOpened(true, null, row.reviewReason().orElse(reason));
+      case IN_REVIEW ->
+          new ReviewOpened(true, null, row.reviewReason().map(ReviewReason::parse).orElse(reason));
       case OBSERVING, DELIVERING, DELIVERED ->
           new ReviewOpened(false, row.remoteJobId().orElseThrow(), null);
       case SUBMITTING, PENDING ->

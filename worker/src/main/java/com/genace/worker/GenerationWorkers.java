@@ -8,6 +8,7 @@ import com.genace.dispatch.DispatchActivitiesImpl;
 import com.genace.dispatch.DispatchGate;
 import com.genace.dispatch.DispatchListener;
 import com.genace.ledger.OperationsLedger;
+import com.genace.observation.LegacyObservationActivitiesImpl;
 import com.genace.observation.ObservationActivitiesImpl;
 import com.genace.observation.PollingPolicy;
 import com.genace.review.ReviewActivitiesImpl;
@@ -57,22 +58,43 @@ public final class GenerationWorkers {
 
   private GenerationWorkers() {}
 
-  /** Workflows, ledger steps, observation and delivery: keeps running while dispatch pauses. */
+  /**
+   * Workflows, ledger steps and delivery on {@code genace-operations}, and observation on {@code
+   * genace-observation} (a second worker with the same options, so that polls never take the slots
+   * of registration, review or delivery): all keep running while dispatch pauses.
+   *
+   * @return the {@code genace-operations} worker
+   */
   public static Worker operationsWorker(
       WorkerFactory factory, Dependencies deps, WorkerOptions options) {
     Worker worker = factory.newWorker(TaskQueues.OPERATIONS, options);
     worker.registerWorkflowImplementationTypes(GenerationWorkflowImpl.class);
     registerOperationsActivities(worker, deps);
+    observationWorker(factory, deps, options);
     return worker;
   }
 
-  /** The freely retried activities alone, for a worker that runs no workflow code. */
+  /**
+   * The freely retried activities of {@code genace-operations} alone, for a worker that runs no
+   * workflow code: registration and review, delivery, and the long observation that workflows
+   * started before polling observation still schedule there.
+   */
   public static void registerOperationsActivities(Worker worker, Dependencies deps) {
     worker.registerActivitiesImplementations(
         new ReviewActivitiesImpl(deps.ledger(), deps.workerId()),
-        new ObservationActivitiesImpl(
+        new LegacyObservationActivitiesImpl(
             deps.ledger(), deps.genace(), deps.workerId(), deps.polling(), deps.clock()),
         new DeliveryActivitiesImpl(deps.ledger(), deps.genace(), deps.store(), deps.workerId()));
+  }
+
+  /** Status polls, one per activity attempt, on their own queue. */
+  public static Worker observationWorker(
+      WorkerFactory factory, Dependencies deps, WorkerOptions options) {
+    Worker worker = factory.newWorker(TaskQueues.OBSERVATION, options);
+    worker.registerActivitiesImplementations(
+        new ObservationActivitiesImpl(
+            deps.ledger(), deps.genace(), deps.workerId(), deps.polling(), deps.clock()));
+    return worker;
   }
 
   /** The paid POST, on its own queue so that it can stop polling alone. */

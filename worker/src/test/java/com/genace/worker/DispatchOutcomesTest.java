@@ -6,13 +6,19 @@ import static org.awaitility.Awaitility.await;
 
 import com.genace.ledger.OperationRow;
 import com.genace.model.Phase;
+import com.genace.model.ReviewReason;
 import com.genace.review.ReviewResolution;
 import com.genace.simulator.Faults;
 import com.genace.simulator.GenaceSimulator;
 import com.genace.testing.DatabaseExtension;
+import com.genace.testing.TestDatabase;
 import com.genace.workflows.GenerationRequest;
 import com.genace.workflows.OperationResult;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -127,6 +133,112 @@ class DispatchOutcomesTest {
       assertThat(harness.client.awaitResult("op-timeout", Duration.ofMinutes(1)).phase())
           .isEqualTo(Phase.ABANDONED);
       harness.replayAndRecord("op-timeout", "dispatch-timeout-review");
+    }
+  }
+
+  @Test
+  void a_paused_fleet_writes_no_ledger_rows_for_pending_operations_until_resumed()
+      throws Exception {
+    int operations = 25;
+    try (GenerationHarness harness = new GenerationHarness(artifacts)) {
+      harness.dispatchClosed.set("dispatch_paused");
+      for (int i = 0; i < operations; i++) {
+        harness.client.start(request("op-paused-" + i));
+      }
+      // Every operation is registered and has been turned away by the closed gate at least twice.
+      await()
+          .atMost(Duration.ofMinutes(1))
+          .until(() -> transitionRows("op-paused-%") == operations);
+      await().atMost(Duration.ofMinutes(1)).until(() -> harness.turnedAway.get() >= 2 * operations);
+
+      assertThat(transitionRows("op-paused-%"))
+          .as("only their 'created' rows")
+          .isEqualTo(operations);
+      assertThat(harness.simulator.stats().postsTotal()).isZero();
+      assertThat(harness.row("op-paused-0").dispatchAttempts()).isZero();
+      assertThat(harness.row("op-paused-0").phase()).isEqualTo(Phase.PENDING);
+      assertThat(harness.client.describe("op-paused-0").dispatchAttempts()).isZero();
+
+      harness.dispatchClosed.set(null); // resume
+
+      for (int i = 0; i < operations; i++) {
+        String id = "op-paused-" + i;
+        assertThat(harness.client.awaitResult(id, Duration.ofMinutes(2)).phase())
+            .isEqualTo(Phase.DELIVERED);
+        assertThat(harness.postsFor(id)).isEqualTo(1);
+        assertThat(harness.row(id).dispatchAttempts()).isEqualTo(1);
+        assertThat(harness.row(id).dispatchOutcome()).contains("accepted");
+      }
+      assertThat(harness.client.describe("op-paused-0").dispatchAttempts()).isEqualTo(1);
+      harness.replayAndRecord("op-paused-0", "paused-then-delivered");
+    }
+  }
+
+  @Test
+  void an_exhausted_allowance_holds_dispatch_without_counting_attempts() throws Exception {
+    try (GenerationHarness harness = new GenerationHarness(artifacts)) {
+      harness.allowanceExhausted.set(true);
+      harness.client.start(request("op-allowance"));
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  harness.ledger.history("op-allowance").stream()
+                          .filter(t -> t.event().equals("released"))
+                          .count()
+                      >= 2);
+      assertThat(harness.postsFor("op-allowance")).isZero();
+      assertThat(harness.row("op-allowance").dispatchAttempts()).isZero();
+
+      harness.allowanceExhausted.set(false);
+      OperationResult result = harness.client.awaitResult("op-allowance", Duration.ofMinutes(2));
+
+      assertThat(result.phase()).isEqualTo(Phase.DELIVERED);
+      harness.replayAndRecord("op-allowance", "allowance-exhausted-then-delivered");
+      assertThat(harness.postsFor("op-allowance")).isEqualTo(1);
+      assertThat(harness.row("op-allowance").dispatchAttempts()).isEqualTo(1);
+      assertThat(harness.client.describe("op-allowance").dispatchAttempts()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void five_posts_that_never_connected_open_a_review_for_an_operator() throws Exception {
+    GenaceSimulator down = GenerationHarness.simulator();
+    down.close(); // nothing listens on the port: connections are refused, nothing is sent
+    try (GenerationHarness harness =
+        new GenerationHarness(
+            artifacts, down, GenerationHarness.API_KEY, null, Duration.ofSeconds(2))) {
+      harness.client.start(request("op-never-sent"));
+      harness.temporal.sleep(Duration.ofMinutes(2)); // skips the backoffs between attempts
+
+      OperationRow inReview = harness.awaitPhase("op-never-sent", Phase.IN_REVIEW);
+
+      assertThat(inReview.reviewReason()).contains("dispatch_not_sent_repeatedly");
+      assertThat(inReview.dispatchAttempts()).isEqualTo(5);
+      await()
+          .until(
+              () ->
+                  harness.client.describe("op-never-sent").review() != null
+                      && harness.client.describe("op-never-sent").review().reason()
+                          == ReviewReason.DISPATCH_NOT_SENT_REPEATEDLY);
+      harness.client.resolve(
+          "op-never-sent", new ReviewResolution("abandon", null, "Genace unreachable", "ops"));
+      assertThat(harness.client.awaitResult("op-never-sent", Duration.ofMinutes(1)).phase())
+          .isEqualTo(Phase.ABANDONED);
+      harness.replayAndRecord("op-never-sent", "not-sent-five-times-review");
+    }
+  }
+
+  private static long transitionRows(String operationIdPattern) throws SQLException {
+    try (Connection connection = TestDatabase.dataSource().getConnection();
+        PreparedStatement count =
+            connection.prepareStatement(
+                "SELECT count(*) FROM app_generation_transitions WHERE operation_id LIKE ?")) {
+      count.setString(1, operationIdPattern);
+      try (ResultSet rs = count.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
     }
   }
 }

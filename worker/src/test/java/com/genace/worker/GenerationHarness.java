@@ -1,11 +1,13 @@
 package com.genace.worker;
 
+import com.genace.allowance.SpendingAllowance;
 import com.genace.client.GenaceClient;
 import com.genace.client.GenaceClientConfig;
 import com.genace.client.HttpGenaceClient;
 import com.genace.delivery.ArtifactStore;
 import com.genace.delivery.LocalDirectoryArtifactStore;
 import com.genace.dispatch.DispatchGate;
+import com.genace.dispatch.DispatchListener;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.model.Phase;
@@ -29,6 +31,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Everything real for end-to-end workflow tests: the Temporal test server (time skipping), the
@@ -47,6 +53,15 @@ final class GenerationHarness implements AutoCloseable {
   final OperationsLedger ledger;
   final GenerationClient client;
   final Path artifacts;
+
+  /** Why dispatch is closed on the test's workers, or null while it is open. */
+  final AtomicReference<String> dispatchClosed = new AtomicReference<>();
+
+  /** How many dispatch attempts the closed gate turned away. */
+  final AtomicInteger turnedAway = new AtomicInteger();
+
+  /** While true, the spending allowance grants nothing. */
+  final AtomicBoolean allowanceExhausted = new AtomicBoolean();
 
   private final ArtifactStore store;
   private final Duration readTimeout;
@@ -86,7 +101,7 @@ final class GenerationHarness implements AutoCloseable {
     registerSearchAttributes(temporal);
     this.ledger = new OperationsLedger(TestDatabase.dataSource(), LEASE);
     GenerationWorkers.Dependencies deps =
-        dependencies("worker-1", genaceClient(apiKey), DispatchGate.OPEN);
+        dependencies("worker-1", genaceClient(apiKey), this::closedReason);
     if (workersOnTestFactory) {
       GenerationWorkers.operationsWorker(
           temporal.getWorkerFactory(), deps, WorkerOptions.getDefaultInstance());
@@ -125,7 +140,36 @@ final class GenerationHarness implements AutoCloseable {
   GenerationWorkers.Dependencies dependencies(
       String workerId, GenaceClient genace, DispatchGate gate) {
     return new GenerationWorkers.Dependencies(
-        ledger, genace, store, workerId, gate, FAST_POLLING, Clock.systemUTC());
+        ledger,
+        genace,
+        store,
+        workerId,
+        gate,
+        FAST_POLLING,
+        Clock.systemUTC(),
+        DispatchListener.NONE,
+        new SwitchableAllowance());
+  }
+
+  private Optional<String> closedReason() {
+    Optional<String> closed = Optional.ofNullable(dispatchClosed.get());
+    if (closed.isPresent()) {
+      turnedAway.incrementAndGet();
+    }
+    return closed;
+  }
+
+  /** Grants everything unless the test exhausted it. */
+  private final class SwitchableAllowance implements SpendingAllowance {
+    @Override
+    public Reservation reserve(String operationId, String account, String model) {
+      return allowanceExhausted.get()
+          ? new Reservation(false, "credits per window exhausted")
+          : new Reservation(true, "granted");
+    }
+
+    @Override
+    public void settle(String operationId, boolean spent) {}
   }
 
   /**

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.genace.ledger.OperationRow;
 import com.genace.model.Phase;
+import com.genace.model.ReviewReason;
 import com.genace.review.ReviewResolution;
 import com.genace.testing.DatabaseExtension;
 import com.genace.workflows.OperationResult;
@@ -50,7 +51,7 @@ class UncertaintyReviewTest {
     harness.client.start(request("op-lost"));
 
     OperationView view = awaitReview("op-lost");
-    assertThat(view.review().reason()).isEqualTo("post_outcome_unknown");
+    assertThat(view.review().reason()).isEqualTo(ReviewReason.POST_OUTCOME_UNKNOWN);
     OperationRow row = harness.row("op-lost");
     assertThat(row.reviewReason()).contains("post_outcome_unknown");
     assertThat(row.dispatchOutcome()).contains("unknown");

@@ -164,7 +164,7 @@ class WorkerObservabilityTest {
             "StartWorkflow:GenerationWorkflow",
             "RunWorkflow:GenerationWorkflow",
             "RunActivity:Dispatch",
-            "RunActivity:Observe",
+            "RunActivity:PollRemoteJob",
             "RunActivity:Deliver",
             "genace POST /v1/generations",
             "genace GET /v1/generations/{id}",

@@ -3,19 +3,30 @@ package com.genace.worker;
 import static com.genace.worker.GenerationHarness.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.genace.client.CreateOutcome;
+import com.genace.client.CreateRequest;
+import com.genace.client.GenaceClient;
+import com.genace.client.JobOutput;
+import com.genace.client.JobSnapshot;
 import com.genace.delivery.ArtifactStore;
 import com.genace.delivery.LocalDirectoryArtifactStore;
 import com.genace.dispatch.DispatchGate;
 import com.genace.ledger.TransitionRow;
 import com.genace.model.Phase;
 import com.genace.testing.DatabaseExtension;
+import com.genace.workflows.GenerationWorkflowImpl;
 import com.genace.workflows.OperationResult;
 import com.genace.workflows.TaskQueues;
 import io.temporal.client.WorkflowClient;
+import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -27,8 +38,50 @@ class WorkerRestartTest {
 
   @TempDir Path artifacts;
 
+  /**
+   * A worker whose status read never returns and which ignores interrupts, so that it never reports
+   * back either: as if killed in the middle of a poll. {@link #bury} lets the thread end.
+   */
+  private static final class DiesMidPoll implements GenaceClient {
+    final CountDownLatch polling = new CountDownLatch(1);
+    private final CountDownLatch buried = new CountDownLatch(1);
+
+    @Override
+    public JobSnapshot get(String remoteJobId) {
+      polling.countDown();
+      while (buried.getCount() > 0) {
+        try {
+          buried.await();
+        } catch (InterruptedException e) {
+          // A dead worker does not notice its own shutdown.
+        }
+      }
+      throw new IllegalStateException("this worker is dead");
+    }
+
+    void bury() {
+      buried.countDown();
+    }
+
+    @Override
+    public CreateOutcome create(CreateRequest request) {
+      throw new UnsupportedOperationException("this worker only observes");
+    }
+
+    @Override
+    public List<String> listModels() {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void download(JobOutput output, Path target) {
+      throw new UnsupportedOperationException();
+    }
+  }
+
   @Test
-  void observation_resumes_from_the_durable_job_id_on_another_worker() throws Exception {
+  void a_worker_that_dies_mid_poll_leaves_no_lease_and_another_resumes_from_the_durable_job_id()
+      throws Exception {
     try (GenerationHarness harness =
         new GenerationHarness(
             artifacts,
@@ -37,47 +90,72 @@ class WorkerRestartTest {
             null,
             Duration.ofSeconds(2),
             false)) {
-      harness.simulator.setFaults(harness.simulator.faults().withJobDurationMs(4000));
-      // Workflow code runs on a worker that stays; worker-a runs the activities and goes away.
-      // (The test server hands tasks to polls cut by shutdownNow, so the victim polls activities
-      // only; a real server does not have that problem.)
-      WorkerFactory workflows = harness.startDetachedWorkers("worker-w", true, false);
-      WorkerFactory first = activityWorker(harness, "worker-a");
+      harness.simulator.setFaults(harness.simulator.faults().withJobDurationMs(2000));
+      // Workflows, registration, dispatch and delivery run on worker-w, which stays; observation
+      // runs first on worker-a alone, which dies during its first poll.
+      WorkerFactory workflows = workflowWorker(harness, "worker-w");
+      DiesMidPoll dying = new DiesMidPoll();
+      WorkerFactory first = observationWorker(harness, "worker-a", dying);
       harness.client.start(request("op-restart"));
       String remoteJobId = harness.awaitPhase("op-restart", Phase.OBSERVING).remoteJobId().get();
-      org.awaitility.Awaitility.await()
-          .until(() -> harness.row("op-restart").leaseOwner().orElse("").equals("worker-a"));
+      assertThat(dying.polling.await(30, TimeUnit.SECONDS)).isTrue();
+      // No lease is held while the GET is out, so nothing waits for one to expire.
+      assertThat(harness.row("op-restart").leaseOwner()).isEmpty();
 
-      first.shutdownNow(); // worker-a goes away while it holds the observe lease
-      WorkerFactory second = activityWorker(harness, "worker-b");
+      first.shutdownNow();
+      WorkerFactory second =
+          observationWorker(harness, "worker-b", harness.genaceClient(GenerationHarness.API_KEY));
       try {
-        OperationResult result = harness.client.awaitResult("op-restart", Duration.ofMinutes(2));
+        OperationResult result = harness.client.awaitResult("op-restart", Duration.ofMinutes(1));
 
         assertThat(result.phase()).isEqualTo(Phase.DELIVERED);
+        harness.replayAndRecord("op-restart", "observation-worker-crash");
         assertThat(result.remoteJobId()).isEqualTo(remoteJobId);
         assertThat(harness.postsFor("op-restart")).isEqualTo(1);
         assertThat(harness.ledger.history("op-restart"))
             .filteredOn(t -> t.event().equals("claimed") && t.detailsJson().contains("observe"))
             .extracting(t -> t.owner().orElse(""))
-            .containsSubsequence("worker-a", "worker-b");
+            .isNotEmpty()
+            .containsOnly("worker-b");
       } finally {
         second.shutdownNow();
         workflows.shutdownNow();
+        dying.bury();
       }
     }
   }
 
-  private static WorkerFactory activityWorker(GenerationHarness harness, String workerId) {
+  /** Workflow code and every queue but observation. */
+  private static WorkerFactory workflowWorker(GenerationHarness harness, String workerId) {
+    // No workflow cache, hence no sticky queue (see GenerationHarness.startDetachedWorkers).
+    WorkerFactory factory =
+        WorkerFactory.newInstance(
+            WorkflowClient.newInstance(
+                harness.temporal.getWorkflowServiceStubs(),
+                harness.temporal.getWorkflowClient().getOptions()),
+            WorkerFactoryOptions.newBuilder().setWorkflowCacheSize(0).build());
+    GenerationWorkers.Dependencies deps =
+        harness.dependencies(
+            workerId, harness.genaceClient(GenerationHarness.API_KEY), DispatchGate.OPEN);
+    Worker operations = factory.newWorker(TaskQueues.OPERATIONS);
+    operations.registerWorkflowImplementationTypes(GenerationWorkflowImpl.class);
+    GenerationWorkers.registerOperationsActivities(operations, deps);
+    GenerationWorkers.dispatchWorker(factory, deps, WorkerOptions.getDefaultInstance());
+    factory.start();
+    return factory;
+  }
+
+  private static WorkerFactory observationWorker(
+      GenerationHarness harness, String workerId, GenaceClient genace) {
     WorkerFactory factory =
         WorkerFactory.newInstance(
             WorkflowClient.newInstance(
                 harness.temporal.getWorkflowServiceStubs(),
                 harness.temporal.getWorkflowClient().getOptions()));
-    GenerationWorkers.Dependencies deps =
-        harness.dependencies(
-            workerId, harness.genaceClient(GenerationHarness.API_KEY), DispatchGate.OPEN);
-    GenerationWorkers.registerOperationsActivities(factory.newWorker(TaskQueues.OPERATIONS), deps);
-    GenerationWorkers.dispatchWorker(factory, deps, WorkerOptions.getDefaultInstance());
+    GenerationWorkers.observationWorker(
+        factory,
+        harness.dependencies(workerId, genace, DispatchGate.OPEN),
+        WorkerOptions.getDefaultInstance());
     factory.start();
     return factory;
   }
@@ -137,6 +215,11 @@ class WorkerRestartTest {
           .extracting(TransitionRow::detailsJson)
           .filteredOn(d -> d.contains("deliver"))
           .hasSize(2);
+      // The failed attempt handed its lease back: its retry claimed at once, not after expiry.
+      assertThat(harness.ledger.history("op-deliver"))
+          .filteredOn(t -> t.fromPhase().orElse("").equals("delivering"))
+          .extracting(TransitionRow::event)
+          .containsExactly("claimed", "released", "claimed", "delivered");
     }
   }
 

@@ -3,13 +3,26 @@ package com.genace.observation;
 import io.temporal.activity.ActivityInterface;
 
 /**
- * Reads the remote job's status until it is terminal. Retried freely: every attempt claims the
- * observe lease under a new revision, polls with backoff, jitter and {@code Retry-After},
- * heartbeats, renews its lease, and mirrors each newer snapshot into the ledger. A denied or
- * uncertain renewal ends the attempt with a retryable failure; it never creates a render.
+ * Observation by Temporal's retry-as-polling: each attempt of {@link #pollRemoteJob} is one status
+ * read, and the wait between reads is Temporal's retry delay, so that nothing runs and no lease is
+ * held while a render takes its time.
+ *
+ * <p>Contract of one attempt: reads the operation's durable remote job id from the ledger, GETs the
+ * job once, and records a newer snapshot under a freshly claimed observe lease that it releases
+ * before returning (also when it fails). It returns once the job is terminal or the operation went
+ * to review; otherwise it fails with a retryable {@code ApplicationFailure} of type {@link
+ * #NOT_TERMINAL_YET} (or another retryable type for a failed read) whose next retry delay is the
+ * pacing: exponential backoff by attempt, jitter, and Genace's {@code Retry-After} when longer.
+ * Idempotent: a retry after any crash starts again from the ledger. It never creates a render.
  */
 @ActivityInterface
 public interface ObservationActivities {
 
-  ObservationResult observe(String operationId);
+  /** Failure type: the remote job is still queued or running; poll again after the delay. */
+  String NOT_TERMINAL_YET = "GenaceJobNotTerminal";
+
+  /** Failure type: the status could not be read or recorded now; poll again after the delay. */
+  String POLL_FAILED = "GenacePollFailed";
+
+  ObservationResult pollRemoteJob(String operationId);
 }

@@ -1,11 +1,55 @@
 package com.genace.observation;
 
-/**
- * The end of observation: the terminal remote status ({@code succeeded}, {@code failed}, {@code
- * canceled}), or {@code review} when the remote job cannot be observed (unknown to Genace, missing
- * id) and the operation went to review.
- */
-public record ObservationResult(String status, String remoteJobId, String detail) {
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.genace.model.RemoteStatus;
+import com.genace.model.ReviewReason;
+import java.util.Locale;
 
-  public static final String REVIEW = "review";
+/**
+ * The end of observation: either the remote job's terminal {@code status}, or the {@code review}
+ * the operation went to because the job cannot be observed (unknown to Genace, missing id). Exactly
+ * one of the two is set.
+ */
+public record ObservationResult(
+    RemoteStatus status, ReviewReason review, String remoteJobId, String detail) {
+
+  public ObservationResult {
+    if ((status == null) == (review == null)) {
+      throw new IllegalArgumentException("an observation ends either terminal or in review");
+    }
+    if (status != null && !status.isTerminal()) {
+      throw new IllegalArgumentException("observation ends only on a terminal status");
+    }
+  }
+
+  public static ObservationResult terminal(RemoteStatus status, String remoteJobId, String detail) {
+    return new ObservationResult(status, null, remoteJobId, detail);
+  }
+
+  public static ObservationResult inReview(ReviewReason reason, String remoteJobId, String detail) {
+    return new ObservationResult(null, reason, remoteJobId, detail);
+  }
+
+  public boolean endedInReview() {
+    return review != null;
+  }
+
+  /**
+   * Reads this payload and the one written before {@code status} was typed: {@code
+   * "status":"succeeded"} (any case), or {@code "status":"review"} for an operation gone to review.
+   */
+  @JsonCreator
+  static ObservationResult fromJson(
+      @JsonProperty("status") String status,
+      @JsonProperty("review") ReviewReason review,
+      @JsonProperty("remoteJobId") String remoteJobId,
+      @JsonProperty("detail") String detail) {
+    if (review != null || "review".equals(status)) {
+      return inReview(
+          review == null ? ReviewReason.REMOTE_JOB_UNOBSERVABLE : review, remoteJobId, detail);
+    }
+    return terminal(
+        RemoteStatus.parse(String.valueOf(status).toLowerCase(Locale.ROOT)), remoteJobId, detail);
+  }
 }

@@ -1,5 +1,6 @@
 package com.genace.review;
 
+import com.genace.model.ReviewReason;
 import com.genace.workflows.GenerationRequest;
 import io.temporal.activity.ActivityInterface;
 
@@ -19,7 +20,7 @@ public interface ReviewActivities {
    *
    * @return {@code inReview}, or the remote job id if the dispatch turned out to be accepted
    */
-  ReviewOpened openReview(String operationId, String reason, String detail);
+  ReviewOpened openReview(String operationId, ReviewReason reason, String detail);
 
   /** Records the operator's decision under a reconcile lease. */
   void recordResolution(String operationId, ReviewResolution resolution);

@@ -6,7 +6,10 @@ import com.genace.dispatch.DispatchActivities;
 import com.genace.dispatch.DispatchOutcome;
 import com.genace.dispatch.DispatchResult;
 import com.genace.model.Phase;
+import com.genace.model.RemoteStatus;
 import com.genace.model.ReviewDecision;
+import com.genace.model.ReviewReason;
+import com.genace.observation.LegacyObservationActivities;
 import com.genace.observation.ObservationActivities;
 import com.genace.observation.ObservationResult;
 import com.genace.review.ReviewActivities;
@@ -36,6 +39,13 @@ import org.slf4j.Logger;
  *   <li>observe the remote job until it is terminal; deliver its artifacts on success.
  * </ol>
  *
+ * <p>A dispatch turned away by a paused, draining or over-allowance dispatcher is not an attempt:
+ * it is not counted and waits briefly before dispatching again.
+ *
+ * <p>Observation is one activity whose attempts are the polls ({@link ObservationActivities});
+ * workflows that reached observation before that change (no {@value #OBSERVE_BY_POLLING} marker in
+ * their history) keep the long {@link LegacyObservationActivities#observe} they were started with.
+ *
  * <p>Deterministic: only Temporal's clock, timers and logger are used.
  */
 public class GenerationWorkflowImpl implements GenerationWorkflow {
@@ -44,7 +54,18 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   static final int MAX_NOT_SENT_ATTEMPTS = 5;
 
   static final Duration REVIEW_REMINDER_INTERVAL = Duration.ofHours(1);
-  static final Duration PAUSED_RECHECK_INTERVAL = Duration.ofSeconds(10);
+
+  /**
+   * How long a dispatch turned away by a closed gate waits before trying again. Short, so that it
+   * leaves within seconds of a resume; cheap, because the gate turns it away before any claim.
+   */
+  static final Duration PAUSED_RECHECK_INTERVAL = Duration.ofSeconds(5);
+
+  /**
+   * The change id of polling observation (version 1); the default version observes the long way.
+   */
+  static final String OBSERVE_BY_POLLING = "observe-by-polling";
+
   static final Duration MAX_NOT_SENT_BACKOFF = Duration.ofMinutes(1);
 
   private static final Logger log = Workflow.getLogger(GenerationWorkflowImpl.class);
@@ -71,7 +92,26 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
           .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(1).build())
           .build();
 
-  private static final ActivityOptions OBSERVE =
+  /**
+   * One status read per attempt. The attempt is short, so a worker that dies mid-poll is noticed
+   * after the start-to-close timeout, not a heartbeat timeout; the pacing between polls comes from
+   * each failed attempt's next retry delay, and this policy's interval only applies after a timeout
+   * (a crashed worker), hence its low maximum.
+   */
+  private static final ActivityOptions POLL =
+      ActivityOptions.newBuilder()
+          .setTaskQueue(TaskQueues.OBSERVATION)
+          .setStartToCloseTimeout(Duration.ofSeconds(15))
+          .setRetryOptions(
+              RetryOptions.newBuilder()
+                  .setInitialInterval(Duration.ofSeconds(1))
+                  .setBackoffCoefficient(2)
+                  .setMaximumInterval(Duration.ofSeconds(5))
+                  .build())
+          .build();
+
+  /** The long observation of workflows started before {@link #OBSERVE_BY_POLLING}. */
+  private static final ActivityOptions LEGACY_OBSERVE =
       ActivityOptions.newBuilder()
           .setTaskQueue(TaskQueues.OPERATIONS)
           .setStartToCloseTimeout(Duration.ofHours(6))
@@ -98,7 +138,7 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   private String operationId;
   private Phase phase = Phase.PENDING;
   private String remoteJobId;
-  private String lastRemoteStatus;
+  private RemoteStatus lastRemoteStatus;
   private int dispatchAttempts;
   private ReviewCase review;
   private ReviewResolution pendingResolution;
@@ -127,9 +167,12 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   private Step dispatchUntilDecided(GenerationRequest request) {
     int notSent = 0;
     while (true) {
-      dispatchAttempts++;
-      setPhase(Phase.SUBMITTING, "dispatch attempt " + dispatchAttempts);
+      setPhase(Phase.SUBMITTING, "dispatch attempt " + (dispatchAttempts + 1));
       DispatchResult dispatched = dispatchOnce(request);
+      if (dispatched.outcome() != DispatchOutcome.PAUSED
+          && dispatched.outcome() != DispatchOutcome.ALLOWANCE_EXHAUSTED) {
+        dispatchAttempts++;
+      }
       switch (dispatched.outcome()) {
         case ACCEPTED -> {
           remoteJobId = dispatched.remoteJobId();
@@ -141,7 +184,7 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
         case NOT_SENT -> {
           notSent++;
           if (notSent >= MAX_NOT_SENT_ATTEMPTS) {
-            return openReview("dispatch_not_sent_repeatedly", dispatched.detail(), null);
+            return openReview(ReviewReason.DISPATCH_NOT_SENT_REPEATEDLY, dispatched.detail(), null);
           }
           waitBeforeDispatch(notSentBackoff(notSent), "not sent: " + dispatched.detail());
         }
@@ -157,8 +200,8 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
         case UNKNOWN, IN_REVIEW -> {
           return openReview(
               dispatched.outcome() == DispatchOutcome.UNKNOWN
-                  ? "post_outcome_unknown"
-                  : "dispatch_interrupted",
+                  ? ReviewReason.POST_OUTCOME_UNKNOWN
+                  : ReviewReason.DISPATCH_INTERRUPTED,
               dispatched.detail(),
               dispatched.remoteJobId());
         }
@@ -196,24 +239,29 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
     return backoff.compareTo(MAX_NOT_SENT_BACKOFF) > 0 ? MAX_NOT_SENT_BACKOFF : backoff;
   }
 
-  private Step openReview(String reason, String detail, String evidenceRemoteJobId) {
+  private Step openReview(ReviewReason reason, String detail, String evidenceRemoteJobId) {
     ReviewOpened opened =
-        activity(ReviewActivities.class, LEDGER_STEP, "open review: " + reason)
+        activity(ReviewActivities.class, LEDGER_STEP, "open review: " + reason.wire())
             .openReview(operationId, reason, detail);
     if (!opened.inReview()) {
       remoteJobId = opened.acceptedRemoteJobId();
       log.info("operation {}: the ledger holds accepted job {}", operationId, remoteJobId);
       return Step.OBSERVE;
     }
-    review = new ReviewCase(opened.reason(), detail, evidenceRemoteJobId, null);
-    setPhase(Phase.IN_REVIEW, "waiting for an operator: " + opened.reason());
-    log.warn("operation {} needs review: {} ({})", operationId, opened.reason(), detail);
+    return inReview(opened.reason(), detail, evidenceRemoteJobId);
+  }
+
+  /** The ledger holds the review already: the workflow waits for its resolution. */
+  private Step inReview(ReviewReason reason, String detail, String evidenceRemoteJobId) {
+    review = new ReviewCase(reason, detail, evidenceRemoteJobId, null);
+    setPhase(Phase.IN_REVIEW, "waiting for an operator: " + reason.wire());
+    log.warn("operation {} needs review: {} ({})", operationId, reason.wire(), detail);
     return Step.REVIEW;
   }
 
   private Step awaitResolution() {
     while (!Workflow.await(REVIEW_REMINDER_INTERVAL, () -> pendingResolution != null)) {
-      log.warn("operation {} still waits for review: {}", operationId, review.reason());
+      log.warn("operation {} still waits for review: {}", operationId, review.reason().wire());
       Workflow.getMetricsScope().counter("genace_review_reminders").inc(1);
     }
     ReviewResolution resolution = pendingResolution;
@@ -234,18 +282,28 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   }
 
   private Step observe() {
+    int version = Workflow.getVersion(OBSERVE_BY_POLLING, Workflow.DEFAULT_VERSION, 1);
     setPhase(Phase.OBSERVING, "observing remote job " + remoteJobId);
-    ObservationResult observed =
-        activity(ObservationActivities.class, OBSERVE, "GET /v1/generations/" + remoteJobId)
-            .observe(operationId);
-    if (ObservationResult.REVIEW.equals(observed.status())) {
-      return openReview("remote_job_unobservable", observed.detail(), remoteJobId);
+    String summary = "GET /v1/generations/" + remoteJobId;
+    ObservationResult observed;
+    if (version == Workflow.DEFAULT_VERSION) {
+      observed =
+          activity(LegacyObservationActivities.class, LEGACY_OBSERVE, summary).observe(operationId);
+      if (observed.endedInReview()) {
+        return openReview(ReviewReason.REMOTE_JOB_UNOBSERVABLE, observed.detail(), remoteJobId);
+      }
+    } else {
+      observed = activity(ObservationActivities.class, POLL, summary).pollRemoteJob(operationId);
+      if (observed.endedInReview()) {
+        // The poll recorded the review in the ledger itself, under its observe lease.
+        return inReview(observed.review(), observed.detail(), remoteJobId);
+      }
     }
     lastRemoteStatus = observed.status();
-    if ("succeeded".equals(observed.status())) {
+    if (observed.status() == RemoteStatus.SUCCEEDED) {
       return Step.DELIVER;
     }
-    return finish(Phase.FAILED, "render " + observed.status() + ": " + observed.detail());
+    return finish(Phase.FAILED, "render " + observed.status().wire() + ": " + observed.detail());
   }
 
   private Step deliver() {
@@ -305,7 +363,7 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
         operationId,
         phase,
         remoteJobId,
-        lastRemoteStatus,
+        lastRemoteStatus == null ? null : lastRemoteStatus.wire(),
         dispatchAttempts,
         review,
         List.copyOf(rejectedResolutions));

@@ -3,23 +3,53 @@ package com.genace.workflows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.testing.WorkflowReplayer;
+import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerOptions;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Replays saved histories of every path (delivered, refused, not sent, rate limited, each review
- * resolution, dispatch timeout) against the current workflow code: a change that would break
- * running workflows fails here. The histories are recorded by the worker module's end-to-end tests
- * with {@code -Dgenace.recordHistories=<this module>/src/test/resources/histories}.
+ * Replays saved histories of every path against the current workflow code: a change that would
+ * break running workflows fails here. The histories are recorded by the worker module's end-to-end
+ * tests with {@code -Dgenace.recordHistories=<this module>/src/test/resources/histories}; those
+ * named {@code legacy-*} were recorded before polling observation and must keep replaying as long
+ * as such workflows may run.
  */
 class GenerationWorkflowReplayTest {
+
+  private static TestWorkflowEnvironment environment;
+  private static Worker worker;
+
+  @BeforeAll
+  static void startReplayWorker() {
+    environment = TestWorkflowEnvironment.newInstance();
+    // The first replay loads Jackson and the SDK's classes: on a busy machine that alone can
+    // outlast the default one-second deadlock detection, which is not what this test checks.
+    worker =
+        environment.newWorker(
+            "replay",
+            WorkerOptions.newBuilder()
+                .setDefaultDeadlockDetectionTimeout(Duration.ofSeconds(30).toMillis())
+                .build());
+    worker.registerWorkflowImplementationTypes(GenerationWorkflowImpl.class);
+  }
+
+  @AfterAll
+  static void stopReplayWorker() {
+    environment.close();
+  }
 
   static List<Path> histories() throws IOException, URISyntaxException {
     Path directory = Path.of(GenerationWorkflowReplayTest.class.getResource("/histories").toURI());
@@ -32,10 +62,10 @@ class GenerationWorkflowReplayTest {
   @MethodSource("histories")
   void saved_history_replays_against_the_current_workflow_code(Path history) throws Exception {
     WorkflowReplayer.replayWorkflowExecution(
-        WorkflowExecutionHistory.fromJson(Files.readString(history)), GenerationWorkflowImpl.class);
+        WorkflowExecutionHistory.fromJson(Files.readString(history)), worker);
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void every_path_has_a_saved_history() throws Exception {
     assertThat(histories())
         .extracting(p -> p.getFileName().toString())
@@ -43,10 +73,19 @@ class GenerationWorkflowReplayTest {
             "delivered.json",
             "refused.json",
             "not-sent-then-delivered.json",
+            "not-sent-five-times-review.json",
             "rate-limited-then-delivered.json",
+            "paused-then-delivered.json",
+            "allowance-exhausted-then-delivered.json",
             "review-found-remote-job.json",
             "review-not-submitted.json",
             "review-abandon.json",
-            "dispatch-timeout-review.json");
+            "dispatch-timeout-review.json",
+            "render-failed.json",
+            "observation-review-not-found.json",
+            "observation-after-poll-failures.json",
+            "observation-worker-crash.json",
+            "legacy-delivered.json",
+            "legacy-review-found-remote-job.json");
   }
 }

@@ -6,6 +6,8 @@ import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.common.interceptors.ActivityInboundCallsInterceptor;
 import io.temporal.common.interceptors.ActivityInboundCallsInterceptorBase;
 import io.temporal.common.interceptors.WorkerInterceptorBase;
+import io.temporal.failure.ApplicationErrorCategory;
+import io.temporal.failure.ApplicationFailure;
 
 /**
  * Counts activities running on this worker (for readiness and {@code active_operations}) and the
@@ -39,19 +41,28 @@ public final class ActivityCounting extends WorkerInterceptorBase {
         counter.incrementAndGet();
         try {
           return super.execute(input);
+        } catch (ApplicationFailure e) {
+          if (e.getCategory() != ApplicationErrorCategory.BENIGN) { // e.g. a render still running
+            countException(e);
+          }
+          throw e;
         } catch (RuntimeException e) {
-          registry
-              .counter(
-                  "genace_activity_exceptions",
-                  "activity",
-                  context.getInfo().getActivityType(),
-                  "exception",
-                  e.getClass().getSimpleName())
-              .increment();
+          countException(e);
           throw e;
         } finally {
           counter.decrementAndGet();
         }
+      }
+
+      private void countException(RuntimeException e) {
+        registry
+            .counter(
+                "genace_activity_exceptions",
+                "activity",
+                context.getInfo().getActivityType(),
+                "exception",
+                e.getClass().getSimpleName())
+            .increment();
       }
     };
   }

@@ -1,0 +1,282 @@
+package com.genace.observation;
+
+import static io.temporal.failure.ApplicationErrorCategory.BENIGN;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.genace.client.CreateOutcome;
+import com.genace.client.CreateRequest;
+import com.genace.client.GenaceClient;
+import com.genace.client.GenaceRateLimitedException;
+import com.genace.client.JobOutput;
+import com.genace.client.JobSnapshot;
+import com.genace.client.MalformedResponseException;
+import com.genace.client.RemoteJobNotFoundException;
+import com.genace.ledger.ClaimResult;
+import com.genace.ledger.Lease;
+import com.genace.ledger.NewOperation;
+import com.genace.ledger.OperationRow;
+import com.genace.ledger.OperationsLedger;
+import com.genace.ledger.TransitionRow;
+import com.genace.model.FailureTypes;
+import com.genace.model.NextAction;
+import com.genace.model.Phase;
+import com.genace.model.RemoteStatus;
+import com.genace.model.ReviewReason;
+import com.genace.testing.DatabaseExtension;
+import io.temporal.failure.ApplicationFailure;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** One poll per attempt: what it writes, what it leaves behind, and how it paces the next one. */
+@ExtendWith(DatabaseExtension.class)
+class ObservationPollTest {
+
+  private static final String OP = "op-poll";
+  private static final String JOB = "gen_poll";
+  private static final PollingPolicy POLICY =
+      new PollingPolicy(Duration.ofSeconds(1), Duration.ofSeconds(15), 1.5, 0.2, 5);
+
+  private DataSource db;
+  private OperationsLedger ledger;
+
+  /** Genace as a function of the requested job id; a poll calls nothing but {@code get}. */
+  private record ScriptedGenace(Function<String, JobSnapshot> answer) implements GenaceClient {
+    @Override
+    public JobSnapshot get(String remoteJobId) {
+      return answer.apply(remoteJobId);
+    }
+
+    @Override
+    public CreateOutcome create(CreateRequest request) {
+      throw new UnsupportedOperationException("a poll never POSTs");
+    }
+
+    @Override
+    public List<String> listModels() {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void download(JobOutput output, Path target) {
+      throw new UnsupportedOperationException();
+    }
+  }
+
+  @BeforeEach
+  void an_operation_observing_its_accepted_job(DataSource db) {
+    this.db = db;
+    this.ledger = new OperationsLedger(db, Duration.ofSeconds(20));
+    ledger.create(new NewOperation(OP, "image-v1", "{\"prompt\":\"fox\"}"));
+    Lease dispatch =
+        ((ClaimResult.Acquired) ledger.claim(OP, "dispatcher", NextAction.DISPATCH)).lease();
+    ledger.markSubmitting(dispatch);
+    ledger.recordAccepted(dispatch, JOB);
+  }
+
+  private ObservationActivitiesImpl poller(OperationsLedger ledger, GenaceClient genace) {
+    return new ObservationActivitiesImpl(ledger, genace, "worker-a", POLICY, Clock.systemUTC());
+  }
+
+  private ObservationActivitiesImpl answering(RemoteStatus status) {
+    return poller(ledger, new ScriptedGenace(id -> snapshot(id, status)));
+  }
+
+  private static JobSnapshot snapshot(String id, RemoteStatus status) {
+    return new JobSnapshot(id, status, List.of(), status == RemoteStatus.FAILED ? "boom" : null);
+  }
+
+  private static ApplicationFailure failureOf(Runnable poll) {
+    return catchThrowableOfType(poll::run, ApplicationFailure.class);
+  }
+
+  private List<TransitionRow> history() {
+    return ledger.history(OP);
+  }
+
+  @Test
+  void a_running_job_fails_the_attempt_paced_by_backoff_and_leaves_no_lease() {
+    ApplicationFailure first = failureOf(() -> answering(RemoteStatus.RUNNING).poll(OP, 1));
+    ApplicationFailure tenth = failureOf(() -> answering(RemoteStatus.RUNNING).poll(OP, 10));
+
+    assertThat(first.getType()).isEqualTo(ObservationActivities.NOT_TERMINAL_YET);
+    assertThat(first.isNonRetryable()).isFalse();
+    assertThat(first.getCategory()).as("expected, not an error").isEqualTo(BENIGN);
+    assertThat(first.getNextRetryDelay())
+        .isBetween(Duration.ofMillis(800), Duration.ofMillis(1200));
+    assertThat(tenth.getNextRetryDelay()).isBetween(Duration.ofSeconds(12), Duration.ofSeconds(18));
+    OperationRow row = ledger.get(OP);
+    assertThat(row.remoteStatus()).contains(RemoteStatus.RUNNING);
+    assertThat(row.leaseOwner()).isEmpty();
+    assertThat(row.leaseUntil()).isEmpty();
+  }
+
+  @Test
+  void a_status_that_is_not_newer_writes_nothing_and_needs_no_lease() {
+    failureOf(() -> answering(RemoteStatus.RUNNING).poll(OP, 1));
+    int rows = history().size();
+    long revision = ledger.get(OP).revision();
+
+    failureOf(() -> answering(RemoteStatus.RUNNING).poll(OP, 2));
+    failureOf(() -> answering(RemoteStatus.QUEUED).poll(OP, 3)); // a late, older answer
+
+    assertThat(history()).hasSize(rows);
+    assertThat(ledger.get(OP).revision()).isEqualTo(revision);
+    assertThat(ledger.get(OP).remoteStatus()).contains(RemoteStatus.RUNNING);
+  }
+
+  @Test
+  void retry_after_paces_the_next_poll_when_longer_and_nothing_is_written() {
+    int rows = history().size();
+    ObservationActivitiesImpl limited =
+        poller(
+            ledger,
+            new ScriptedGenace(
+                id -> {
+                  throw new GenaceRateLimitedException("429", Duration.ofSeconds(40));
+                }));
+
+    ApplicationFailure failure = failureOf(() -> limited.poll(OP, 1));
+
+    assertThat(failure.getType()).isEqualTo(ObservationActivities.POLL_FAILED);
+    assertThat(failure.getNextRetryDelay()).isEqualTo(Duration.ofSeconds(40));
+    assertThat(history()).hasSize(rows);
+  }
+
+  @Test
+  void a_malformed_answer_is_retried_and_changes_nothing() {
+    OperationRow before = ledger.get(OP);
+    ObservationActivitiesImpl malformed =
+        poller(
+            ledger,
+            new ScriptedGenace(
+                id -> {
+                  throw new MalformedResponseException("status 'sleeping' is not a status");
+                }));
+
+    ApplicationFailure failure = failureOf(() -> malformed.poll(OP, 1));
+
+    assertThat(failure.getType()).isEqualTo(ObservationActivities.POLL_FAILED);
+    assertThat(failure.isNonRetryable()).isFalse();
+    assertThat(failure.getOriginalMessage()).contains("sleeping");
+    assertThat(failure.getCategory()).isNotEqualTo(BENIGN);
+    assertThat(ledger.get(OP)).isEqualTo(before);
+  }
+
+  @Test
+  void a_terminal_snapshot_moves_the_operation_on_and_ends_observation() {
+    ObservationResult succeeded = answering(RemoteStatus.SUCCEEDED).poll(OP, 1);
+
+    assertThat(succeeded).isEqualTo(ObservationResult.terminal(RemoteStatus.SUCCEEDED, JOB, null));
+    OperationRow row = ledger.get(OP);
+    assertThat(row.phase()).isEqualTo(Phase.DELIVERING);
+    assertThat(row.leaseOwner()).isEmpty();
+    // A retry of the same attempt (its completion was lost) reads the outcome from the ledger.
+    assertThat(answering(RemoteStatus.RUNNING).poll(OP, 2)).isEqualTo(succeeded);
+  }
+
+  @Test
+  void a_failed_render_ends_observation_failed_with_its_reason() {
+    ObservationResult failed = answering(RemoteStatus.FAILED).poll(OP, 1);
+
+    assertThat(failed.status()).isEqualTo(RemoteStatus.FAILED);
+    assertThat(failed.detail()).isEqualTo("boom");
+    assertThat(ledger.get(OP).phase()).isEqualTo(Phase.FAILED);
+  }
+
+  @Test
+  void a_job_unknown_to_genace_opens_a_review_under_the_observe_lease() {
+    ObservationActivitiesImpl unknown =
+        poller(
+            ledger,
+            new ScriptedGenace(
+                id -> {
+                  throw new RemoteJobNotFoundException("no job " + id);
+                }));
+
+    ObservationResult result = unknown.poll(OP, 1);
+
+    assertThat(result.review()).isEqualTo(ReviewReason.REMOTE_JOB_NOT_FOUND);
+    OperationRow row = ledger.get(OP);
+    assertThat(row.phase()).isEqualTo(Phase.IN_REVIEW);
+    assertThat(row.reviewReason()).contains("remote_job_not_found");
+    assertThat(row.leaseOwner()).isEmpty();
+  }
+
+  @Test
+  void a_stale_attempt_whose_lease_expired_before_its_write_is_denied_and_writes_nothing() {
+    // Every lease of this ledger has expired by the time anything is written under it.
+    OperationsLedger expiring = new OperationsLedger(db, Duration.ofNanos(1000));
+    ObservationActivitiesImpl stale =
+        poller(expiring, new ScriptedGenace(id -> snapshot(id, RemoteStatus.RUNNING)));
+
+    ApplicationFailure failure = failureOf(() -> stale.poll(OP, 1));
+
+    assertThat(failure.getType()).isEqualTo(FailureTypes.LEASE_LOST);
+    assertThat(ledger.get(OP).remoteStatus()).isEmpty();
+    assertThat(history())
+        .filteredOn(t -> !t.accepted())
+        .singleElement()
+        .satisfies(t -> assertThat(t.event()).isEqualTo("snapshot"));
+  }
+
+  @Test
+  void an_attempt_that_fails_under_its_lease_hands_the_lease_back() {
+    // While the GET is out, the operation's remote job id changes (an operator's resolution):
+    // the attempt claims, finds another job than the one it read, and fails.
+    ObservationActivitiesImpl confused =
+        poller(
+            ledger,
+            new ScriptedGenace(
+                id -> {
+                  setRemoteJobId("gen_other");
+                  return snapshot(id, RemoteStatus.RUNNING);
+                }));
+
+    ApplicationFailure failure = failureOf(() -> confused.poll(OP, 1));
+
+    assertThat(failure.getOriginalMessage()).contains("remote job id changed");
+    OperationRow row = ledger.get(OP);
+    assertThat(row.leaseOwner()).isEmpty();
+    assertThat(row.remoteStatus()).isEmpty();
+    assertThat(history()).extracting(TransitionRow::event).endsWith("claimed", "released");
+    // Its retry, or any other worker, claims at once.
+    assertThat(ledger.claim(OP, "worker-b", NextAction.OBSERVE))
+        .isInstanceOf(ClaimResult.Acquired.class);
+  }
+
+  @Test
+  void an_attempt_that_meets_a_live_lease_waits_for_its_expiry() {
+    ledger.claim(OP, "worker-b", NextAction.OBSERVE); // another attempt holds it for 20 s
+
+    ApplicationFailure failure = failureOf(() -> answering(RemoteStatus.RUNNING).poll(OP, 1));
+
+    assertThat(failure.getType()).isEqualTo(ObservationActivities.POLL_FAILED);
+    assertThat(failure.getNextRetryDelay()).isGreaterThan(Duration.ofSeconds(15));
+    assertThat(ledger.get(OP).leaseOwner()).contains("worker-b");
+    assertThat(ledger.get(OP).remoteStatus()).isEmpty();
+  }
+
+  private void setRemoteJobId(String remoteJobId) {
+    try (Connection connection = db.getConnection();
+        PreparedStatement update =
+            connection.prepareStatement(
+                "UPDATE app_generation_operations SET remote_job_id = ? WHERE operation_id = ?")) {
+      update.setString(1, remoteJobId);
+      update.setString(2, OP);
+      update.executeUpdate();
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,13 @@
+package com.genace.model;
+
+/** Types of the {@code ApplicationFailure}s that activities throw and the workflow may inspect. */
+public final class FailureTypes {
+
+  /**
+   * The activity's lease was lost (taken over, expired, or its renewal uncertain) before it could
+   * write: nothing was written, and a retry claims again under a new revision.
+   */
+  public static final String LEASE_LOST = "LeaseLost";
+
+  private FailureTypes() {}
+}
