@@ -14,7 +14,8 @@ import java.util.TreeMap;
 /**
  * What a drill found, on one line: operations, duplicate POSTs (beyond the first, an operator's
  * "not submitted" and a 429 answer), lost operations, stale writes the fence denied and applied,
- * and seconds from the end of the fault until everything settled; plus figures of the drill's own.
+ * and seconds from the end of the fault until everything settled; plus the reviews opened and
+ * figures of the drill's own.
  *
  * @param problems every duplicate, lost operation and applied stale write, in words
  */
@@ -34,6 +35,11 @@ record DrillFigures(
 
   DrillFigures {
     extra = new TreeMap<>(extra);
+  }
+
+  /** A figure of the drill's own, as a number (for the drill's own assertions). */
+  long figure(String name) {
+    return Long.parseLong(extra.get(name));
   }
 
   /** These figures with one more of the drill's own. */

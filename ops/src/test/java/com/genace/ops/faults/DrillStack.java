@@ -11,6 +11,7 @@ import com.genace.workflows.GenerationRequest;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Everything one drill runs against, each a process or a server of its own: a PostgreSQL server
@@ -63,10 +65,20 @@ final class DrillStack implements AutoCloseable {
     deleteRecursively(dir);
     Files.createDirectories(dir);
     this.artifacts = Files.createDirectories(dir.resolve("artifacts"));
+    // The two servers start side by side: each takes seconds on a busy machine.
+    CompletableFuture<TemporalDevServer> temporalStarting =
+        CompletableFuture.supplyAsync(() -> startTemporal(dir.resolve("temporal")));
     this.postgres = PostgresServer.create(dir.resolve("postgres"));
-    migrate(postgres.url());
+    try {
+      migrate(postgres.url());
+      this.temporal = temporalStarting.join();
+    } catch (RuntimeException e) {
+      // Nothing a failed start began may outlive it.
+      temporalStarting.thenAccept(DrillStack::closeQuietly);
+      closeQuietly(postgres);
+      throw e;
+    }
     this.ledger = new LedgerView(postgres);
-    this.temporal = TemporalDevServer.start(dir.resolve("temporal"));
     this.simulator =
         GenaceSimulator.builder()
             .apiKey(API_KEY)
@@ -84,6 +96,25 @@ final class DrillStack implements AutoCloseable {
   static DrillStack start(String drill, long seed) throws IOException, InterruptedException {
     System.out.printf("drill %s: seed %d%n", drill, seed);
     return new DrillStack(drill, seed);
+  }
+
+  private static void closeQuietly(AutoCloseable closeable) {
+    try {
+      closeable.close();
+    } catch (Exception e) {
+      // a drill that could not start reports that, not this
+    }
+  }
+
+  private static TemporalDevServer startTemporal(Path dir) {
+    try {
+      return TemporalDevServer.start(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   private static void migrate(String databaseUrl) {

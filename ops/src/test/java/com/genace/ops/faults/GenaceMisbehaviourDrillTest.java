@@ -1,5 +1,7 @@
 package com.genace.ops.faults;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +18,7 @@ import org.junit.jupiter.api.Test;
 class GenaceMisbehaviourDrillTest {
 
   static final Duration SPELL = Duration.ofSeconds(8);
+  static final int LOST_RESPONSES = 3;
 
   @Test
   void a_misbehaving_genace_causes_no_second_post_and_loses_nothing() throws Exception {
@@ -31,7 +34,7 @@ class GenaceMisbehaviourDrillTest {
       }
 
       spell(stack, "{\"rate_5xx\": 0.3}", 5);
-      spell(stack, "{\"rate_5xx\": 0, \"lose_post_response_next\": 3}", 4);
+      spell(stack, "{\"rate_5xx\": 0, \"lose_post_response_next\": " + LOST_RESPONSES + "}", 4);
       front.malformNext(3, 3);
       spell(stack, "{\"lose_post_response_next\": 0}", 4);
       front.malformNext(0, 0);
@@ -39,10 +42,14 @@ class GenaceMisbehaviourDrillTest {
       stack.simulatorControl.faults(
           "{\"rate_5xx\": 0, \"rate_429\": 0, \"lose_post_response_next\": 0}");
 
-      stack
-          .settle(Duration.ofSeconds(180))
-          .with("spells", "5xx,lost_responses,malformed_2xx,429_storm")
-          .report();
+      DrillFigures figures =
+          stack
+              .settle(Duration.ofSeconds(180))
+              .with("spells", "5xx,lost_responses,malformed_2xx,429_storm")
+              .report();
+      assertThat(figures.figure("reviews"))
+          .as("the lost responses alone open %d reviews", LOST_RESPONSES)
+          .isGreaterThanOrEqualTo(LOST_RESPONSES);
     }
   }
 

@@ -106,6 +106,15 @@ final class LedgerView {
     return countPerOperation("details->>'outcome' = 'rate_limited'");
   }
 
+  /** Reviews opened: accepted transitions into {@code in_review}. */
+  long reviewsOpened() throws SQLException {
+    long[] count = {0};
+    query(
+        "SELECT count(*) AS n FROM app_generation_transitions WHERE accepted AND to_phase = 'in_review'",
+        rows -> count[0] = rows.getLong("n"));
+    return count[0];
+  }
+
   /** The id of the latest transition: a mark to look for what happened after it. */
   long lastTransitionId() throws SQLException {
     long[] id = {0};

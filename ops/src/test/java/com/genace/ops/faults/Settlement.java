@@ -147,7 +147,7 @@ final class Settlement {
         stack.ledger.deniedWrites(),
         stale.size(),
         seconds,
-        Map.of(),
+        Map.of("reviews", Long.toString(stack.ledger.reviewsOpened())),
         problems);
   }
 

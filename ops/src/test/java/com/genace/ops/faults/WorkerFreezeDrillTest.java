@@ -56,11 +56,14 @@ class WorkerFreezeDrillTest {
           .as("the replacement took over every operation of the frozen worker")
           .isTrue();
 
-      stack
-          .settle(Duration.ofSeconds(180))
-          .with("frozen_s", String.format(java.util.Locale.ROOT, "%.1f", frozenSeconds))
-          .with("operations_taken_over", unfinished.size())
-          .report();
+      DrillFigures figures =
+          stack
+              .settle(Duration.ofSeconds(180))
+              .with("frozen_s", String.format(java.util.Locale.ROOT, "%.1f", frozenSeconds))
+              .with("operations_taken_over", unfinished.size())
+              .report();
+      // Without a denial the thawed worker never tried to write, and the fence went untested.
+      assertThat(figures.staleWritesDenied()).as("late writes of the thawed worker").isPositive();
     }
   }
 }

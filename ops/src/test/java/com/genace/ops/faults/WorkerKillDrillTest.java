@@ -96,9 +96,7 @@ class WorkerKillDrillTest {
       rescuer.resumeDispatch();
 
       boolean resumed =
-          Drills.await(
-              Duration.ofSeconds(180),
-              () -> stack.writtenSince(mark).contains(observing));
+          Drills.await(Duration.ofSeconds(180), () -> stack.writtenSince(mark).contains(observing));
       double recoverySeconds = (System.nanoTime() - crashedAt) / 1e9;
       assertThat(resumed).as("another worker resumed the observation of " + observing).isTrue();
 
