@@ -1,0 +1,252 @@
+package com.genace.ops.faults;
+
+import com.genace.ops.Environment;
+import com.genace.ops.GenaceCli;
+import com.genace.ops.temporal.TemporalConnection;
+import com.genace.ops.temporal.TemporalSettings;
+import com.genace.simulator.Faults;
+import com.genace.simulator.GenaceSimulator;
+import com.genace.workflows.GenerationClient;
+import com.genace.workflows.GenerationRequest;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Everything one drill runs against, each a process or a server of its own: a PostgreSQL server
+ * (schema applied by {@code genace db migrate}), the real Temporal dev server, the Genace
+ * simulator, an artifact directory, and the worker processes the drill starts and abuses.
+ *
+ * <p>Leases are short ({@value #LEASE_SECONDS} s) so that takeovers come quickly; everything is
+ * kept under {@code target/fault-drills/<drill>} for the post-mortem.
+ */
+final class DrillStack implements AutoCloseable {
+
+  static final String API_KEY = "drill-key";
+  static final String STATUS_TOKEN = "drill-status-token";
+  static final int LEASE_SECONDS = 8;
+  static final int READ_TIMEOUT_SECONDS = 3;
+
+  /** How long a POST may take before the workflow counts its outcome as unknown. */
+  static final int DISPATCH_TIMEOUT_SECONDS = 12;
+
+  final String drill;
+  final long seed;
+  final Path dir;
+  final Path artifacts;
+  final PostgresServer postgres;
+  final TemporalDevServer temporal;
+  final GenaceSimulator simulator;
+  final SimulatorControl simulatorControl;
+  final LedgerView ledger;
+  final GenerationClient client;
+  final TemporalConnection connection;
+
+  private final Set<String> operations = new LinkedHashSet<>();
+  private final List<DrillWorker> workers = new ArrayList<>();
+
+  private DrillStack(String drill, long seed) throws IOException, InterruptedException {
+    this.drill = drill;
+    this.seed = seed;
+    this.dir = Path.of("target", "fault-drills", drill).toAbsolutePath();
+    deleteRecursively(dir);
+    Files.createDirectories(dir);
+    this.artifacts = Files.createDirectories(dir.resolve("artifacts"));
+    // The two servers start side by side: each takes seconds on a busy machine.
+    CompletableFuture<TemporalDevServer> temporalStarting =
+        CompletableFuture.supplyAsync(() -> startTemporal(dir.resolve("temporal")));
+    this.postgres = PostgresServer.create(dir.resolve("postgres"));
+    try {
+      migrate(postgres.url());
+      this.temporal = temporalStarting.join();
+    } catch (RuntimeException e) {
+      // Nothing a failed start began may outlive it.
+      temporalStarting.thenAccept(DrillStack::closeQuietly);
+      closeQuietly(postgres);
+      throw e;
+    }
+    this.ledger = new LedgerView(postgres);
+    this.simulator =
+        GenaceSimulator.builder()
+            .apiKey(API_KEY)
+            .seed(seed)
+            .faults(Faults.DEFAULT.withJobDurationMs(1500))
+            .start();
+    this.simulatorControl = new SimulatorControl(simulator.baseUrl());
+    this.connection =
+        TemporalConnection.open(
+            new TemporalSettings(temporal.address(), "default", false, Optional.empty()));
+    this.client = connection.generationClient();
+  }
+
+  /** Starts the stack for a drill; {@code seed} decides every random choice the drill makes. */
+  static DrillStack start(String drill, long seed) throws IOException, InterruptedException {
+    System.out.printf("drill %s: seed %d%n", drill, seed);
+    return new DrillStack(drill, seed);
+  }
+
+  private static void closeQuietly(AutoCloseable closeable) {
+    try {
+      closeable.close();
+    } catch (Exception e) {
+      // a drill that could not start reports that, not this
+    }
+  }
+
+  private static TemporalDevServer startTemporal(Path dir) {
+    try {
+      return TemporalDevServer.start(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void migrate(String databaseUrl) {
+    StringWriter out = new StringWriter();
+    int code =
+        GenaceCli.execute(
+            new Environment(Map.of("DATABASE_URL", databaseUrl)),
+            new PrintWriter(out, true),
+            new PrintWriter(out, true),
+            "db",
+            "migrate");
+    if (code != 0) {
+      throw new IllegalStateException("genace db migrate exited " + code + ": " + out);
+    }
+  }
+
+  /** A worker's environment, as an operator would write it; a drill may change any of it. */
+  Map<String, String> workerEnvironment() {
+    Map<String, String> env = new HashMap<>();
+    env.put("TEMPORAL_ADDRESS", temporal.address());
+    env.put("DATABASE_URL", postgres.url());
+    env.put("GENACE_BASE_URL", simulator.baseUrl().toString());
+    env.put("GENACE_API_KEY", API_KEY);
+    env.put("GENACE_ARTIFACT_DIR", artifacts.toString());
+    env.put("GENACE_LEASE_SECONDS", Integer.toString(LEASE_SECONDS));
+    env.put("GENACE_READ_TIMEOUT_SECONDS", Integer.toString(READ_TIMEOUT_SECONDS));
+    env.put("GENACE_DRAIN_SECONDS", "2");
+    env.put("GENACE_STATUS_TOKEN", STATUS_TOKEN);
+    return env;
+  }
+
+  DrillWorker startWorker(String name) throws IOException {
+    return startWorker(name, workerEnvironment());
+  }
+
+  DrillWorker startWorker(String name, Map<String, String> env) throws IOException {
+    DrillWorker worker = DrillWorker.start(name, env, dir.resolve(name + ".log"));
+    workers.add(worker);
+    return worker;
+  }
+
+  /**
+   * Makes the directory under which artifacts are stored ({@code generations/}) refuse writes, or
+   * accept them again; the store's staging directory stays writable, so workers still start. Needs
+   * an unprivileged user (as CI runs the drills): root writes anyway.
+   */
+  void artifactStoreWritable(boolean writable) throws IOException {
+    Path stored = Files.createDirectories(artifacts.resolve("generations"));
+    Files.setPosixFilePermissions(
+        stored, PosixFilePermissions.fromString(writable ? "rwxr-xr-x" : "r-xr-xr-x"));
+    if (Files.isWritable(stored) != writable) {
+      throw new IllegalStateException(
+          stored + " cannot be made read-only: run the drills as an unprivileged user");
+    }
+  }
+
+  /** Starts operations {@code <drill>-<first>...}; returns their ids. */
+  List<String> startOperations(int count) {
+    List<String> started = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      String id = drill + "-" + (operations.size() + 1);
+      client.start(
+          new GenerationRequest(
+              id, "image-v1", "{\"prompt\":\"drill " + id + "\"}", DISPATCH_TIMEOUT_SECONDS));
+      operations.add(id);
+      started.add(id);
+    }
+    return started;
+  }
+
+  /** How many operations the ledger shows in this phase (0 while it cannot be read). */
+  long phaseCount(String phase) {
+    try {
+      return ledger.operations().values().stream().filter(op -> op.phase().equals(phase)).count();
+    } catch (java.sql.SQLException e) {
+      return 0;
+    }
+  }
+
+  /** The operation's ledger row, if it exists and the ledger can be read. */
+  Optional<LedgerView.Operation> operation(String id) {
+    try {
+      return Optional.ofNullable(ledger.operations().get(id));
+    } catch (java.sql.SQLException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Whether the operation is in this phase now. */
+  boolean inPhase(String id, String phase) {
+    return operation(id).map(op -> op.phase().equals(phase)).orElse(false);
+  }
+
+  /** {@link LedgerView#writtenSince}, empty while the ledger cannot be read. */
+  Set<String> writtenSince(long mark) {
+    try {
+      return ledger.writtenSince(mark);
+    } catch (java.sql.SQLException e) {
+      return Set.of();
+    }
+  }
+
+  Set<String> operations() {
+    return Set.copyOf(operations);
+  }
+
+  /** Waits for every operation's end, as an operator resolves reviews; then counts. */
+  DrillFigures settle(Duration limit) throws InterruptedException {
+    return new Settlement(this).run(limit);
+  }
+
+  @Override
+  public void close() throws Exception {
+    for (DrillWorker worker : workers) {
+      worker.close();
+    }
+    connection.close();
+    simulator.close();
+    temporal.close();
+    postgres.close();
+  }
+
+  private static void deleteRecursively(Path path) throws IOException {
+    if (!Files.exists(path)) {
+      return;
+    }
+    // A drill may have left a directory read-only.
+    try (var paths = Files.walk(path)) {
+      paths.forEach(p -> p.toFile().setWritable(true));
+    }
+    try (var paths = Files.walk(path)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+}
