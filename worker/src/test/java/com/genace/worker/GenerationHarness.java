@@ -3,6 +3,8 @@ package com.genace.worker;
 import com.genace.client.GenaceClient;
 import com.genace.client.GenaceClientConfig;
 import com.genace.client.HttpGenaceClient;
+import com.genace.controls.DispatchCircuit;
+import com.genace.controls.WorkerControls;
 import com.genace.delivery.ArtifactStore;
 import com.genace.delivery.LocalDirectoryArtifactStore;
 import com.genace.dispatch.DispatchGate;
@@ -125,7 +127,8 @@ final class GenerationHarness implements AutoCloseable {
   GenerationWorkers.Dependencies dependencies(
       String workerId, GenaceClient genace, DispatchGate gate) {
     return new GenerationWorkers.Dependencies(
-        ledger, genace, store, workerId, gate, FAST_POLLING, Clock.systemUTC());
+            ledger, genace, store, workerId, gate, FAST_POLLING, Clock.systemUTC())
+        .withCircuit(new DispatchCircuit(new WorkerControls(TestDatabase.dataSource()), workerId));
   }
 
   /**

@@ -14,10 +14,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Replays saved histories of every path (delivered, refused, not sent, rate limited, each review
- * resolution, dispatch timeout) against the current workflow code: a change that would break
- * running workflows fails here. The histories are recorded by the worker module's end-to-end tests
- * with {@code -Dgenace.recordHistories=<this module>/src/test/resources/histories}.
+ * Replays saved histories of every path (delivered, refused, refused for the account, not sent,
+ * rate limited, each review resolution, dispatch timeout) against the current workflow code: a
+ * change that would break running workflows fails here. The histories are recorded by the worker
+ * module's end-to-end tests with {@code -Dgenace.recordHistories=<this
+ * module>/src/test/resources/histories}.
  */
 class GenerationWorkflowReplayTest {
 
@@ -47,6 +48,7 @@ class GenerationWorkflowReplayTest {
             "review-found-remote-job.json",
             "review-not-submitted.json",
             "review-abandon.json",
-            "dispatch-timeout-review.json");
+            "dispatch-timeout-review.json",
+            "account-refused-then-delivered.json");
   }
 }
