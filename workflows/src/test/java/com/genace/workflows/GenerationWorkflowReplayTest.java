@@ -3,13 +3,18 @@ package com.genace.workflows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.testing.WorkflowReplayer;
+import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerOptions;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -22,6 +27,33 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class GenerationWorkflowReplayTest {
 
+  /**
+   * The deadlock detector measures wall time (1 s by default): on a loaded machine the first
+   * replay, which loads and links the workflow code, can exceed it. Replay checks determinism, not
+   * speed.
+   */
+  static final long DEADLOCK_DETECTION_MS = 30_000;
+
+  private static TestWorkflowEnvironment environment;
+  private static Worker replayer;
+
+  @BeforeAll
+  static void startReplayer() {
+    environment = TestWorkflowEnvironment.newInstance();
+    replayer =
+        environment.newWorker(
+            "replay",
+            WorkerOptions.newBuilder()
+                .setDefaultDeadlockDetectionTimeout(DEADLOCK_DETECTION_MS)
+                .build());
+    replayer.registerWorkflowImplementationTypes(GenerationWorkflowImpl.class);
+  }
+
+  @AfterAll
+  static void stopReplayer() {
+    environment.close();
+  }
+
   static List<Path> histories() throws IOException, URISyntaxException {
     Path directory = Path.of(GenerationWorkflowReplayTest.class.getResource("/histories").toURI());
     try (Stream<Path> files = Files.list(directory)) {
@@ -33,7 +65,7 @@ class GenerationWorkflowReplayTest {
   @MethodSource("histories")
   void saved_history_replays_against_the_current_workflow_code(Path history) throws Exception {
     WorkflowReplayer.replayWorkflowExecution(
-        WorkflowExecutionHistory.fromJson(Files.readString(history)), GenerationWorkflowImpl.class);
+        WorkflowExecutionHistory.fromJson(Files.readString(history)), replayer);
   }
 
   @org.junit.jupiter.api.Test
