@@ -9,7 +9,8 @@ import java.util.Objects;
  *
  * <ul>
  *   <li>{@link Accepted}: a job exists and its id is known.
- *   <li>{@link Refused}, {@link RateLimited}, {@link NotSent}: no job was created.
+ *   <li>{@link Refused}, {@link AccountRefused}, {@link RateLimited}, {@link NotSent}: no job was
+ *       created.
  *   <li>{@link Unknown}: a job may or may not exist; sending again could pay twice.
  * </ul>
  */
@@ -35,11 +36,30 @@ public sealed interface CreateOutcome {
     }
   }
 
-  /** 400, 401, 402, 403 or 422: Genace refused the request and created nothing. */
+  /**
+   * 400, 422, or a 403 naming this request's model or input: Genace refused this request and
+   * created nothing; sending it again would be refused again.
+   */
   record Refused(int httpStatus, String reason) implements CreateOutcome {
     @Override
     public String describe() {
       return "refused: " + reason;
+    }
+  }
+
+  /**
+   * 401, 402, or a 403 about the account: Genace refuses every request of this account for now and
+   * created nothing. The request itself may be fine; it can be sent again once the account is.
+   */
+  record AccountRefused(int httpStatus, AccountProblem problem, String reason)
+      implements CreateOutcome {
+    public AccountRefused {
+      Objects.requireNonNull(problem, "problem");
+    }
+
+    @Override
+    public String describe() {
+      return "refused for the account (" + problem.wire() + "): " + reason;
     }
   }
 

@@ -31,7 +31,6 @@ import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLHandshakeException;
@@ -59,7 +58,6 @@ public final class HttpGenaceClient implements GenaceClient {
   public static final String ALL_METHOD_RETRY_PROPERTY = "jdk.httpclient.enableAllMethodRetry";
 
   private static final Logger log = LoggerFactory.getLogger(HttpGenaceClient.class);
-  private static final Set<Integer> REFUSED = Set.of(400, 401, 402, 403, 422);
   private static final int MAX_REASON = 200;
 
   private final GenaceClientConfig config;
@@ -246,8 +244,8 @@ public final class HttpGenaceClient implements GenaceClient {
                   new CreateOutcome.Unknown(
                       "HTTP " + status + " without a job id in the body; a job may exist"));
     }
-    if (REFUSED.contains(status)) {
-      return new CreateOutcome.Refused(status, reason(status, body));
+    if (Refusals.STATUSES.contains(status)) {
+      return Refusals.classify(status, body, reason(status, body));
     }
     if (status == 429) {
       return new CreateOutcome.RateLimited(retryAfter(response));

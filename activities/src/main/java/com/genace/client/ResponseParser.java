@@ -94,6 +94,14 @@ final class ResponseParser {
     return tryObject(body).flatMap(ResponseParser::errorMessage);
   }
 
+  /** The machine-readable {@code error.code} of an error body, if it has one. */
+  static Optional<String> errorCode(byte[] body) {
+    return tryObject(body)
+        .map(root -> root.path("error").path("code"))
+        .filter(JsonNode::isTextual)
+        .map(JsonNode::asText);
+  }
+
   /**
    * {@code Retry-After} as delta-seconds or an HTTP-date; one second when absent, malformed or
    * negative, so a caller always waits a little.

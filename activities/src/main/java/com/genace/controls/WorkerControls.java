@@ -30,6 +30,26 @@ public final class WorkerControls {
   private static final String GET =
       "SELECT enabled, changed_by, reason, changed_at FROM app_worker_controls WHERE name = ?";
 
+  /** Pauses only a running dispatch: a pause already in place (and its reason) stays. */
+  private static final String PAUSE_IF_RUNNING =
+      """
+      INSERT INTO app_worker_controls (name, enabled, changed_by, reason, changed_at)
+      VALUES (?, true, ?, ?, clock_timestamp())
+      ON CONFLICT (name) DO UPDATE
+      SET enabled = true, changed_by = excluded.changed_by,
+          reason = excluded.reason, changed_at = excluded.changed_at
+      WHERE NOT app_worker_controls.enabled
+      """;
+
+  /** Resumes only the very pause that was read: one set in between stays. */
+  private static final String RESUME_IF_UNCHANGED =
+      """
+      UPDATE app_worker_controls
+      SET enabled = false, changed_by = ?, reason = ?, changed_at = clock_timestamp()
+      WHERE name = ? AND enabled
+        AND changed_by = ? AND reason IS NOT DISTINCT FROM ? AND changed_at = ?
+      """;
+
   private final DataSource dataSource;
 
   public WorkerControls(DataSource dataSource) {
@@ -62,6 +82,49 @@ public final class WorkerControls {
       }
     } catch (SQLException e) {
       throw new LedgerException("could not read the dispatch pause: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Pauses dispatch fleet-wide unless it is paused already, in one statement.
+   *
+   * @return true if this call paused it; false if a pause was in place (and is left as it was)
+   */
+  public boolean pauseDispatchIfRunning(String by, String reason) {
+    return changed(PAUSE_IF_RUNNING, DISPATCH_PAUSED, requireWho(by), reason);
+  }
+
+  /**
+   * Resumes dispatch only if the current pause is still {@code expected} (same who, reason and
+   * time), in one statement.
+   *
+   * @return true if this call resumed it; false if the pause had changed or was already lifted
+   */
+  public boolean resumeDispatchIfUnchanged(DispatchPause expected, String by, String reason) {
+    return changed(
+        RESUME_IF_UNCHANGED,
+        requireWho(by),
+        reason,
+        DISPATCH_PAUSED,
+        expected.pausedBy(),
+        expected.reason(),
+        expected.since().atOffset(java.time.ZoneOffset.UTC));
+  }
+
+  /** Runs a conditional change; its row count (0 or 1) says whether it applied. */
+  private boolean changed(String sql, Object... parameters) {
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      for (int i = 0; i < parameters.length; i++) {
+        statement.setObject(i + 1, parameters[i]);
+      }
+      int rows = statement.executeUpdate();
+      if (rows > 1) {
+        throw new IllegalStateException("a dispatch pause change touched " + rows + " rows");
+      }
+      return rows == 1;
+    } catch (SQLException e) {
+      throw new LedgerException("could not change the dispatch pause: " + e.getMessage(), e);
     }
   }
 

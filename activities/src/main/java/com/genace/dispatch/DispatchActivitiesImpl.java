@@ -8,6 +8,7 @@ import com.genace.allowance.SpendingAllowance;
 import com.genace.client.CreateOutcome;
 import com.genace.client.CreateRequest;
 import com.genace.client.GenaceClient;
+import com.genace.controls.DispatchCircuit;
 import com.genace.leasing.HeldLease;
 import com.genace.ledger.ClaimResult;
 import com.genace.ledger.Lease;
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  *       claiming, so a paused fleet writes no ledger rows and counts no attempts;
  *   <li>claim the dispatch lease (a {@code submitting} operation goes to review instead);
  *   <li>commit {@code submitting}; check the gate again, for a pause that began meanwhile;
- *   <li>POST once; record the outcome under the same lease.
+ *   <li>POST once; record the outcome under the same lease; a refusal of the whole account opens
+ *       the fleet-wide circuit (part of the gate), so that no worker sends another doomed POST.
  * </ol>
  *
  * Any failure before step 3 is reported as {@link DispatchActivities#NOTHING_SENT}; after it, as an
@@ -47,25 +49,39 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
   private final DispatchGate gate;
   private final DispatchListener listener;
   private final SpendingAllowance allowance;
+  private final DispatchCircuit circuit;
 
   public DispatchActivitiesImpl(
       OperationsLedger ledger, GenaceClient genace, String owner, DispatchGate gate) {
-    this(ledger, genace, owner, gate, DispatchListener.NONE, SpendingAllowance.UNLIMITED);
+    this(
+        ledger,
+        genace,
+        owner,
+        gate,
+        DispatchListener.NONE,
+        SpendingAllowance.UNLIMITED,
+        DispatchCircuit.NONE);
   }
 
+  /**
+   * @param circuit opened by a refusal of the account; read before every POST, on top of {@code
+   *     gate}, because another worker may have opened it a moment ago
+   */
   public DispatchActivitiesImpl(
       OperationsLedger ledger,
       GenaceClient genace,
       String owner,
       DispatchGate gate,
       DispatchListener listener,
-      SpendingAllowance allowance) {
+      SpendingAllowance allowance,
+      DispatchCircuit circuit) {
     this.ledger = ledger;
     this.genace = genace;
     this.owner = owner;
-    this.gate = gate;
+    this.gate = () -> gate.closedReason().or(circuit::closedReason);
     this.listener = listener;
     this.allowance = allowance;
+    this.circuit = circuit;
   }
 
   @Override
@@ -146,6 +162,11 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
               + " but the dispatch lease was lost before it was recorded",
           0);
     }
+    if (outcome instanceof CreateOutcome.AccountRefused refused) {
+      openCircuit(lease, refused);
+      ledger.recordNotSent(lease, "account_refused", refused.describe());
+      return DispatchResult.of(DispatchOutcome.ACCOUNT_REFUSED, refused.describe());
+    }
     if (outcome instanceof CreateOutcome.Refused refused) {
       ledger.recordRefused(lease, refused.describe());
       return DispatchResult.of(DispatchOutcome.REFUSED, refused.describe());
@@ -163,6 +184,28 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     return DispatchResult.of(DispatchOutcome.UNKNOWN, outcome.describe());
   }
 
+  /**
+   * Pauses dispatch fleet-wide. A failure here changes nothing about this operation (nothing was
+   * created, it stays dispatchable): its next POST meets the same refusal and tries again.
+   */
+  private void openCircuit(Lease lease, CreateOutcome.AccountRefused refused) {
+    try {
+      if (circuit.open(refused.problem(), refused.reason())) {
+        log.warn(
+            "dispatch circuit opened fleet-wide ({}): operation {} was {}; queued operations wait",
+            refused.problem().wire(),
+            lease.operationId(),
+            refused.describe());
+      }
+    } catch (RuntimeException e) {
+      log.error(
+          "could not open the dispatch circuit ({}) after operation {} was refused: {}",
+          refused.problem().wire(),
+          lease.operationId(),
+          e.getMessage());
+    }
+  }
+
   private static String outcomeName(CreateOutcome outcome) {
     if (outcome instanceof CreateOutcome.Accepted) {
       return "accepted";
@@ -170,6 +213,8 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
       return "refused";
     } else if (outcome instanceof CreateOutcome.RateLimited) {
       return "rate_limited";
+    } else if (outcome instanceof CreateOutcome.AccountRefused) {
+      return "account_refused";
     } else if (outcome instanceof CreateOutcome.NotSent) {
       return "not_sent";
     }

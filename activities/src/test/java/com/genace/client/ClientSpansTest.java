@@ -73,7 +73,8 @@ class ClientSpansTest {
   void a_refused_create_and_a_failed_read_are_errors_without_the_key() {
     try (GenaceSimulator simulator = GenaceSimulator.builder().apiKey("sk-other").start()) {
       HttpGenaceClient client = client(simulator.baseUrl());
-      assertThat(client.create(request("op-refused"))).isInstanceOf(CreateOutcome.Refused.class);
+      assertThat(client.create(request("op-refused")))
+          .isInstanceOf(CreateOutcome.AccountRefused.class);
       assertThat(catchThrowable(client::listModels))
           .isInstanceOf(GenaceAuthenticationException.class);
     }
@@ -88,7 +89,7 @@ class ClientSpansTest {
               assertThat(span.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
               assertThat(span.getAttributes().get(HttpSpans.STATUS)).isEqualTo(401L);
             });
-    assertThat(spans.get(0).getAttributes().get(HttpSpans.OUTCOME)).isEqualTo("Refused");
+    assertThat(spans.get(0).getAttributes().get(HttpSpans.OUTCOME)).isEqualTo("AccountRefused");
     assertThat(spans.get(1).getAttributes().get(HttpSpans.ERROR_TYPE))
         .isEqualTo(GenaceAuthenticationException.class.getName());
     assertNoSecret(spans);

@@ -46,15 +46,15 @@ class CreateOutcomeTest {
   }
 
   @Test
-  void a_wrong_key_is_refused_with_401_counted_but_creates_nothing() {
+  void a_wrong_key_is_refused_for_the_account_with_401_counted_but_creates_nothing() {
     HttpGenaceClient wrongKey = clientFor(simulator.baseUrl(), "sk-wrong", Duration.ofSeconds(5));
 
     CreateOutcome outcome = wrongKey.create(request("op-wrong-key"));
 
-    assertThat(outcome).isInstanceOf(CreateOutcome.Refused.class);
-    assertThat(((CreateOutcome.Refused) outcome).httpStatus()).isEqualTo(401);
-    assertThat(((CreateOutcome.Refused) outcome).reason())
-        .isEqualTo("HTTP 401: missing or invalid API key");
+    assertThat(outcome)
+        .isEqualTo(
+            new CreateOutcome.AccountRefused(
+                401, AccountProblem.AUTHENTICATION, "HTTP 401: missing or invalid API key"));
     assertThat(simulator.stats().postsFor("op-wrong-key")).isEqualTo(1);
     assertThat(simulator.jobsForOperation("op-wrong-key")).isEmpty();
   }
@@ -76,7 +76,7 @@ class CreateOutcomeTest {
         CannedServer.answering(402, "{\"message\":\"" + longMessage + "\"}")) {
       CreateOutcome outcome = clientFor(server.baseUrl()).create(request("op-402"));
 
-      assertThat(((CreateOutcome.Refused) outcome).reason()).hasSizeLessThanOrEqualTo(203);
+      assertThat(((CreateOutcome.AccountRefused) outcome).reason()).hasSizeLessThanOrEqualTo(203);
     }
   }
 

@@ -45,7 +45,9 @@ class SecretHygieneTest {
       CreateOutcome outcome = clientFor(server.baseUrl()).create(request("op-echo"));
 
       assertThat(outcome)
-          .isEqualTo(new CreateOutcome.Refused(402, "HTTP 402: key *** has no credits"));
+          .isEqualTo(
+              new CreateOutcome.AccountRefused(
+                  402, AccountProblem.CREDITS, "HTTP 402: key *** has no credits"));
     }
     try (CannedServer server = CannedServer.answering(403, echo)) {
       Throwable thrown = catchThrowable(() -> clientFor(server.baseUrl()).get("gen_1"));

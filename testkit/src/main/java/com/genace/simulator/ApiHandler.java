@@ -13,14 +13,21 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The simulated Genace API under {@code /v1}. Every request first waits {@code latency_ms}, is then
- * counted, then checked for authentication, then may be answered 429 or 503 by the fault rates
- * (creating nothing), and only then handled.
+ * counted, then checked for authentication (and refused by {@code refuse_status} 401 or 403 at
+ * {@code refuse_rate}), then may be answered 429 or 503 by the fault rates (creating nothing), and
+ * only then handled. A create is then validated (400, 422) and refused by {@code refuse_status} 402
+ * at {@code refuse_rate}: an empty balance refuses what costs credits, never a read.
+ *
+ * <p>Refusals carry {@code {"error": {"code", "message"}}}. A 403 about the account has the code
+ * {@value #ACCOUNT_FORBIDDEN}; Genace's request-specific 403s name the request instead ({@code
+ * model_forbidden}, {@code input_forbidden}), which the simulator never sends.
  */
 final class ApiHandler implements HttpHandler {
 
   static final String CREATE_PATH = "/v1/generations";
   static final String MODELS_PATH = "/v1/models";
   static final List<String> MODELS = List.of("genace-image-1", "genace-video-1");
+  static final String ACCOUNT_FORBIDDEN = "account_forbidden";
 
   private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
 
@@ -83,6 +90,11 @@ final class ApiHandler implements HttpHandler {
       Exchanges.sendError(exchange, 422, "invalid_request", invalid.get());
       return;
     }
+    if (refused(402)) {
+      Exchanges.sendError(
+          exchange, 402, "insufficient_credits", "the account's credit balance is empty");
+      return;
+    }
     SimulatedJob job = state.create(operationId(json.get()), json.get().get("model").asText());
     if (state.takeLostResponse()) {
       state.countLostResponse();
@@ -130,6 +142,14 @@ final class ApiHandler implements HttpHandler {
       Exchanges.sendError(exchange, 401, "unauthorized", "missing or invalid API key");
       return false;
     }
+    if (refused(401)) {
+      Exchanges.sendError(exchange, 401, "unauthorized", "the API key was revoked");
+      return false;
+    }
+    if (refused(403)) {
+      Exchanges.sendError(exchange, 403, ACCOUNT_FORBIDDEN, "this account may not use the API");
+      return false;
+    }
     Faults faults = state.faults();
     if (state.chance(faults.rate429())) {
       exchange.getResponseHeaders().set("Retry-After", "1");
@@ -141,6 +161,12 @@ final class ApiHandler implements HttpHandler {
       return false;
     }
     return true;
+  }
+
+  /** Whether {@code refuse_status} is this status and the {@code refuse_rate} draw says refuse. */
+  private boolean refused(int status) {
+    Faults faults = state.faults();
+    return faults.refuseStatus() == status && state.chance(faults.refuseRate());
   }
 
   private static boolean requireMethod(HttpExchange exchange, String method) throws IOException {
@@ -166,6 +192,10 @@ final class ApiHandler implements HttpHandler {
     JsonNode input = body.get("input");
     if (input == null || !input.isObject()) {
       return Optional.of("field 'input' must be a JSON object");
+    }
+    JsonNode prompt = input.get("prompt");
+    if (prompt != null && !prompt.isTextual()) {
+      return Optional.of("field 'input.prompt' must be a string");
     }
     JsonNode metadata = body.get("metadata");
     if (metadata == null || !metadata.isObject()) {

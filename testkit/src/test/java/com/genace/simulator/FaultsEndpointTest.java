@@ -63,6 +63,11 @@ class FaultsEndpointTest {
         "{\"rate_429\":null} | rate_429 must be a number between 0 and 1",
         "{\"rate_5xx\":-0.1} | rate_5xx must be a number between 0 and 1",
         "{\"lose_post_response_next\":true} | lose_post_response_next must be an integer >= 0",
+        "{\"refuse_status\":404} | refuse_status must be one of 401, 402, 403",
+        "{\"refuse_status\":\"401\"} | refuse_status must be one of 401, 402, 403",
+        "{\"refuse_status\":401.5} | refuse_status must be one of 401, 402, 403",
+        "{\"refuse_status\":4294967697} | refuse_status must be one of 401, 402, 403",
+        "{\"refuse_status\":402,\"refuse_rate\":2} | refuse_rate must be a number between 0 and 1",
         "[1] | faults must be a JSON object",
         "nope | faults must be a JSON object",
       })
@@ -74,6 +79,22 @@ class FaultsEndpointTest {
     assertThat(response.statusCode()).isEqualTo(400);
     assertThat(json(response).at("/error/message").asText()).isEqualTo(message);
     assertThat(simulator.faults()).isEqualTo(before);
+  }
+
+  @Test
+  void refusals_are_switched_on_and_off_at_run_time() {
+    HttpResponse<String> on =
+        http.post("/_sim/faults", "{\"refuse_status\":402,\"refuse_rate\":1}");
+
+    assertThat(on.statusCode()).isEqualTo(200);
+    assertThat(json(on).get("refuse_status").asInt()).isEqualTo(402);
+    assertThat(json(on).get("refuse_rate").asDouble()).isEqualTo(1.0);
+    assertThat(simulator.faults())
+        .isEqualTo(Faults.DEFAULT.withRefuseStatus(402).withRefuseRate(1));
+
+    http.post("/_sim/faults", "{\"refuse_rate\":0}");
+
+    assertThat(simulator.faults()).isEqualTo(Faults.DEFAULT.withRefuseStatus(402));
   }
 
   @Test

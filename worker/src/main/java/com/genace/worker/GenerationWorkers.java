@@ -2,6 +2,7 @@ package com.genace.worker;
 
 import com.genace.allowance.SpendingAllowance;
 import com.genace.client.GenaceClient;
+import com.genace.controls.DispatchCircuit;
 import com.genace.delivery.ArtifactStore;
 import com.genace.delivery.DeliveryActivitiesImpl;
 import com.genace.dispatch.DispatchActivitiesImpl;
@@ -32,9 +33,13 @@ public final class GenerationWorkers {
       PollingPolicy polling,
       Clock clock,
       DispatchListener listener,
-      SpendingAllowance allowance) {
+      SpendingAllowance allowance,
+      DispatchCircuit circuit) {
 
-    /** Without a dispatch listener or allowance: for tools and tests that do not need them. */
+    /**
+     * Without a dispatch listener, allowance or circuit: for tools and tests that do not need them
+     * (a refusal of the account then leaves the operation pending without pausing anything).
+     */
     public Dependencies(
         OperationsLedger ledger,
         GenaceClient genace,
@@ -52,7 +57,14 @@ public final class GenerationWorkers {
           polling,
           clock,
           DispatchListener.NONE,
-          SpendingAllowance.UNLIMITED);
+          SpendingAllowance.UNLIMITED,
+          DispatchCircuit.NONE);
+    }
+
+    /** The same dependencies with this fleet-wide dispatch circuit. */
+    public Dependencies withCircuit(DispatchCircuit replacement) {
+      return new Dependencies(
+          ledger, genace, store, workerId, gate, polling, clock, listener, allowance, replacement);
     }
   }
 
@@ -108,7 +120,8 @@ public final class GenerationWorkers {
             deps.workerId(),
             deps.gate(),
             deps.listener(),
-            deps.allowance()));
+            deps.allowance(),
+            deps.circuit()));
     return worker;
   }
 }

@@ -5,6 +5,8 @@ import com.genace.client.GenaceAuthenticationException;
 import com.genace.client.GenaceClient;
 import com.genace.client.GenaceClientConfig;
 import com.genace.client.HttpGenaceClient;
+import com.genace.controls.CircuitProbe;
+import com.genace.controls.DispatchCircuit;
 import com.genace.controls.WorkerControls;
 import com.genace.db.Database;
 import com.genace.db.DatabaseConfig;
@@ -85,6 +87,7 @@ public final class WorkerProcess implements AutoCloseable {
   private final Worker dispatchWorker;
   private final StatusServer statusServer;
   private final MicrometerBridge metricsBridge;
+  private final CircuitProbe circuitProbe;
   private final ScheduledExecutorService loops =
       Executors.newScheduledThreadPool(
           2,
@@ -145,7 +148,9 @@ public final class WorkerProcess implements AutoCloseable {
             POLLING,
             clock,
             state,
-            allowance);
+            allowance,
+            new DispatchCircuit(controls, config.workerId()));
+    this.circuitProbe = new CircuitProbe(deps.circuit(), genace);
     GenerationWorkers.operationsWorker(
         factory,
         deps,
@@ -209,6 +214,7 @@ public final class WorkerProcess implements AutoCloseable {
         this::refreshReadiness, 0, CHECK_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     loops.scheduleWithFixedDelay(
         this::refreshStatistics, 0, STATISTICS_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+    circuitProbe.start(CircuitProbe.INTERVAL);
     log.info("worker {} started: {}", config.workerId(), config);
   }
 
@@ -334,6 +340,7 @@ public final class WorkerProcess implements AutoCloseable {
   @Override
   public void close() {
     loops.shutdownNow();
+    circuitProbe.close();
     factory.shutdownNow();
     statusServer.close();
     metricsBridge.close();

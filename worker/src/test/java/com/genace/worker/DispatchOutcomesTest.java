@@ -4,6 +4,7 @@ import static com.genace.worker.GenerationHarness.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.genace.controls.WorkerControls;
 import com.genace.ledger.OperationRow;
 import com.genace.model.Phase;
 import com.genace.model.ReviewReason;
@@ -31,22 +32,27 @@ class DispatchOutcomesTest {
   @TempDir Path artifacts;
 
   @Test
-  void a_refused_post_fails_the_operation_without_review() throws Exception {
-    try (GenerationHarness harness =
-        new GenerationHarness(
-            artifacts, GenerationHarness.simulator(), "wrong-key", null, Duration.ofSeconds(2))) {
-      harness.client.start(request("op-refused"));
+  void a_refused_post_fails_only_its_own_operation_without_review() throws Exception {
+    try (GenerationHarness harness = new GenerationHarness(artifacts)) {
+      // The simulator answers 422 to a prompt that is not a string: this request is wrong.
+      harness.client.start(new GenerationRequest("op-refused", "image-v1", "{\"prompt\":42}"));
+      harness.client.start(request("op-fine"));
 
       OperationResult result = harness.client.awaitResult("op-refused", Duration.ofMinutes(1));
 
       assertThat(result.phase()).isEqualTo(Phase.FAILED);
       harness.replayAndRecord("op-refused", "refused");
-      assertThat(result.detail()).contains("401");
+      assertThat(result.detail()).contains("422");
       OperationRow row = harness.row("op-refused");
       assertThat(row.phase()).isEqualTo(Phase.FAILED);
       assertThat(row.dispatchOutcome()).contains("refused");
       assertThat(row.reviewReason()).isEmpty();
       assertThat(harness.simulator.jobsForOperation("op-refused")).isEmpty();
+      assertThat(harness.client.awaitResult("op-fine", Duration.ofMinutes(1)).phase())
+          .isEqualTo(Phase.DELIVERED);
+      assertThat(new WorkerControls(TestDatabase.dataSource()).dispatchPause())
+          .as("a refusal of one request never pauses dispatch")
+          .isEmpty();
     }
   }
 

@@ -4,6 +4,8 @@ import com.genace.allowance.SpendingAllowance;
 import com.genace.client.GenaceClient;
 import com.genace.client.GenaceClientConfig;
 import com.genace.client.HttpGenaceClient;
+import com.genace.controls.DispatchCircuit;
+import com.genace.controls.WorkerControls;
 import com.genace.delivery.ArtifactStore;
 import com.genace.delivery.LocalDirectoryArtifactStore;
 import com.genace.dispatch.DispatchGate;
@@ -148,7 +150,8 @@ final class GenerationHarness implements AutoCloseable {
         FAST_POLLING,
         Clock.systemUTC(),
         DispatchListener.NONE,
-        new SwitchableAllowance());
+        new SwitchableAllowance(),
+        new DispatchCircuit(new WorkerControls(TestDatabase.dataSource()), workerId));
   }
 
   private Optional<String> closedReason() {

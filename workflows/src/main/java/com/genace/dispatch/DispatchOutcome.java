@@ -4,8 +4,14 @@ package com.genace.dispatch;
 public enum DispatchOutcome {
   /** Genace created the job; its id is known and recorded. */
   ACCEPTED,
-  /** Genace refused (400/401/402/403/422): nothing was created; the operation fails. */
+  /** Genace refused this request (400, 422, a 403 naming it): nothing was created; it fails. */
   REFUSED,
+  /**
+   * Genace refused the whole account (401, 402, a 403 about the account): nothing was created and
+   * the fleet-wide dispatch circuit is open; the operation waits, as when paused, and is dispatched
+   * again once the circuit closes. Never a review.
+   */
+  ACCOUNT_REFUSED,
   /** The connection was never established: nothing left; may be sent again after a backoff. */
   NOT_SENT,
   /** 429: nothing was created; send again after {@code Retry-After}. */

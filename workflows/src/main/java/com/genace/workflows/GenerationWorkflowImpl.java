@@ -193,6 +193,8 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
                 Duration.ofMillis(Math.max(1000, dispatched.retryAfterMillis())),
                 "rate limited by Genace");
         case PAUSED -> waitBeforeDispatch(PAUSED_RECHECK_INTERVAL, "dispatch paused");
+        case ACCOUNT_REFUSED ->
+            waitBeforeDispatch(PAUSED_RECHECK_INTERVAL, "Genace refused the account");
         case ALLOWANCE_EXHAUSTED ->
             waitBeforeDispatch(
                 Duration.ofMillis(Math.max(1000, dispatched.retryAfterMillis())),

@@ -72,6 +72,7 @@ class GenerationWorkflowReplayTest {
         .contains(
             "delivered.json",
             "refused.json",
+            "account-refused-then-delivered.json",
             "not-sent-then-delivered.json",
             "not-sent-five-times-review.json",
             "rate-limited-then-delivered.json",

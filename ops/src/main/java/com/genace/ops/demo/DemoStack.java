@@ -49,7 +49,9 @@ final class DemoStack implements AutoCloseable {
           30, // latency_ms
           0.05, // rate_429
           0.02, // rate_5xx: a POST answered 503 has an unknown outcome
-          2); // lose_post_response_next: the first two creates lose their response
+          2, // lose_post_response_next: the first two creates lose their response
+          401, // refuse_status
+          0.0); // refuse_rate: the key works and the credits last
 
   /** Faster than production so the demo does not wait on backoff. */
   static final PollingPolicy POLLING =

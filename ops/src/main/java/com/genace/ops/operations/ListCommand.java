@@ -1,6 +1,8 @@
 package com.genace.ops.operations;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.genace.client.AccountProblem;
+import com.genace.controls.DispatchCircuit;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.model.Phase;
@@ -61,8 +63,12 @@ final class ListCommand implements Runnable {
           spec.commandLine(), "--limit must be between 1 and " + OperationsLedger.MAX_LIST_LIMIT);
     }
     List<OperationRow> rows;
+    Optional<String> circuit = Optional.empty();
     try (LedgerAccess access = LedgerAccess.open(env)) {
       rows = access.ledger(ledger -> ledger.list(only, limit));
+      if (!json) {
+        circuit = circuitLine(access);
+      }
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
@@ -71,6 +77,7 @@ final class ListCommand implements Runnable {
       out.println(OperationJson.pretty(array));
       return;
     }
+    circuit.ifPresent(out::println);
     if (rows.isEmpty()) {
       out.println(only.map(p -> "no operations in phase " + p.wire()).orElse("no operations yet"));
       return;
@@ -86,6 +93,29 @@ final class ListCommand implements Runnable {
           row.updatedAt().truncatedTo(ChronoUnit.SECONDS).toString());
     }
     table.print(out);
+  }
+
+  /**
+   * While the dispatch circuit is open: why, since when, and how many operations wait behind it.
+   */
+  private static Optional<String> circuitLine(LedgerAccess access) {
+    Optional<DispatchCircuit.Trip> trip =
+        access.controls(controls -> new DispatchCircuit(controls, "ops").current());
+    if (trip.isEmpty()) {
+      return Optional.empty();
+    }
+    long waiting = access.ledger(ledger -> ledger.countByPhase().getOrDefault(Phase.PENDING, 0L));
+    return Optional.of(
+        "dispatch circuit OPEN ("
+            + trip.get().problem().wire()
+            + " since "
+            + trip.get().pause().since().truncatedTo(ChronoUnit.SECONDS)
+            + "): "
+            + waiting
+            + " operation(s) wait behind it; "
+            + (trip.get().problem() == AccountProblem.AUTHENTICATION
+                ? "it closes by itself once the key works, or with ops resume-dispatch"
+                : "add credits, then ops resume-dispatch"));
   }
 
   private Phase parsePhase(String value) {

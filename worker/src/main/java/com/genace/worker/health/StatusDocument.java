@@ -55,6 +55,7 @@ public final class StatusDocument {
                     .put("by", p.pausedBy())
                     .put("reason", p.reason())
                     .put("since", p.since().toString()));
+    CircuitReport.addTo(status, state);
     WorkerState.LedgerCheck check = state.lastLedgerCheck();
     status
         .putObject("last_ledger_check")

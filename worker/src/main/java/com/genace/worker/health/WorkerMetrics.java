@@ -38,6 +38,7 @@ public final class WorkerMetrics {
         .register(registry);
     Gauge.builder("genace_active_operation_activities", state.activeOperations(), a -> a.get())
         .register(registry);
+    CircuitReport.register(registry, state);
     for (Phase phase : Phase.values()) {
       Gauge.builder("genace_operations", () -> figure(s -> s.phases().getOrDefault(phase, 0L)))
           .tag("phase", phase.wire())

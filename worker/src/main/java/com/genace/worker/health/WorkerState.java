@@ -1,5 +1,6 @@
 package com.genace.worker.health;
 
+import com.genace.controls.DispatchCircuit;
 import com.genace.controls.DispatchPause;
 import com.genace.dispatch.DispatchGate;
 import com.genace.dispatch.DispatchListener;
@@ -75,10 +76,10 @@ public final class WorkerState implements DispatchGate, DispatchListener {
   }
 
   private Optional<String> dispatchBlocker() {
-    if (localPause.isPresent() || fleetPause.isPresent()) {
-      return Optional.of("dispatch_paused");
-    }
-    return Optional.empty();
+    // An open circuit names the account's problem (genace_auth_refused...), not a plain pause.
+    return fleetPause
+        .map(DispatchCircuit::reasonOf)
+        .or(() -> localPause.map(p -> "dispatch_paused"));
   }
 
   public boolean started() {
