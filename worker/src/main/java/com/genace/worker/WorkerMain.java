@@ -3,6 +3,7 @@ package com.genace.worker;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.telemetry.JsonLogging;
 import com.genace.worker.telemetry.Telemetry;
+import com.genace.worker.temporal.TemporalTarget;
 import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -10,8 +11,8 @@ import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
 /**
- * {@code ./genace worker}: runs until SIGTERM or SIGINT, then drains and exits 0. Logs are JSON
- * lines on standard output; OpenTelemetry is configured from the {@code OTEL_*} variables.
+ * {@code ./genace worker}: runs until SIGTERM, SIGINT or SIGHUP, then drains and exits 0. Logs are
+ * JSON lines on standard output; OpenTelemetry is configured from the {@code OTEL_*} variables.
  */
 public final class WorkerMain {
 
@@ -28,10 +29,7 @@ public final class WorkerMain {
     Telemetry telemetry = Telemetry.install(env);
     try (telemetry;
         WorkerProcess process =
-            new WorkerProcess(
-                config,
-                registry -> TemporalConnection.connect(config, registry),
-                Clock.systemUTC())) {
+            new WorkerProcess(config, TemporalTarget.of(config.temporal()), Clock.systemUTC())) {
       SignalHandler onSignal =
           signal -> {
             stop.countDown();
@@ -41,6 +39,7 @@ public final class WorkerMain {
           };
       Signal.handle(new Signal("TERM"), onSignal);
       Signal.handle(new Signal("INT"), onSignal);
+      Signal.handle(new Signal("HUP"), onSignal);
       try {
         process.start();
       } catch (InterruptedException e) {

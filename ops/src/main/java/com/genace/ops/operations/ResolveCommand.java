@@ -4,9 +4,9 @@ import com.genace.ledger.OperationRow;
 import com.genace.model.Phase;
 import com.genace.model.ReviewDecision;
 import com.genace.ops.Environment;
-import com.genace.ops.temporal.TemporalConnection;
-import com.genace.ops.temporal.TemporalSettings;
 import com.genace.review.ReviewResolution;
+import com.genace.worker.temporal.TemporalConnection;
+import com.genace.worker.temporal.TemporalSettings;
 import io.temporal.client.WorkflowNotFoundException;
 import io.temporal.client.WorkflowUpdateException;
 import io.temporal.failure.ApplicationFailure;
@@ -108,7 +108,8 @@ final class ResolveCommand implements Runnable {
     ReviewResolution resolution =
         new ReviewResolution(chosen.wire(), decision.foundRemoteJob, reason, resolver);
     String answer;
-    try (TemporalConnection temporal = TemporalConnection.open(TemporalSettings.from(env))) {
+    try (TemporalConnection temporal =
+        TemporalConnection.open(TemporalSettings.fromEnvironment(env.variables()))) {
       answer = temporal.generationClient().resolve(operationId, resolution);
     } catch (WorkflowUpdateException e) {
       throw new IllegalStateException("the workflow refused the resolution: " + refusal(e), e);

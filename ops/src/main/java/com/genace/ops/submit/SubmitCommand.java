@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.genace.ledger.Identifiers;
 import com.genace.ops.Environment;
-import com.genace.ops.temporal.TemporalConnection;
-import com.genace.ops.temporal.TemporalSettings;
 import com.genace.worker.telemetry.Telemetry;
+import com.genace.worker.temporal.TemporalConnection;
+import com.genace.worker.temporal.TemporalSettings;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;
 import java.util.UUID;
@@ -91,7 +91,7 @@ public final class SubmitCommand implements Runnable {
         && (dispatchTimeoutSeconds < 1 || dispatchTimeoutSeconds > maxTimeout)) {
       throw usage("--dispatch-timeout must be between 1 and " + maxTimeout + " seconds");
     }
-    TemporalSettings settings = TemporalSettings.from(env);
+    TemporalSettings settings = TemporalSettings.fromEnvironment(env.variables());
     // With OTEL_* exporters configured, the operation's trace starts here.
     try (Telemetry telemetry = Telemetry.install(env.variables());
         TemporalConnection temporal = TemporalConnection.open(settings)) {

@@ -1,4 +1,4 @@
-package com.genace.ops.temporal;
+package com.genace.worker.temporal;
 
 import com.genace.workflows.GenerationSearchAttributes;
 import io.grpc.Status;
@@ -11,6 +11,8 @@ import io.temporal.serviceclient.OperatorServiceStubsOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * Registers the workflow's search attributes on a namespace through the operator service. The
@@ -26,11 +28,46 @@ public final class SearchAttributes {
 
   /** Adds those that are missing; already registered ones are left as they are. */
   public static void register(WorkflowServiceStubs stubs, String namespace) {
-    OperatorServiceStubs operator =
-        OperatorServiceStubs.newServiceStubs(
-            OperatorServiceStubsOptions.newBuilder()
-                .setChannel(stubs.getRawChannel())
-                .validateAndBuildWithDefaults());
+    OperatorServiceStubs operator = operator(stubs);
+    // The Java test server does not list attributes: add them all.
+    Map<String, IndexedValueType> missing = missing(operator, namespace).orElse(ALL);
+    if (!missing.isEmpty()) {
+      operator
+          .blockingStub()
+          .addSearchAttributes(
+              AddSearchAttributesRequest.newBuilder()
+                  .setNamespace(namespace)
+                  .putAllSearchAttributes(missing)
+                  .build());
+    }
+  }
+
+  /**
+   * Those of {@link #ALL} the namespace does not have, or empty when the server cannot list them
+   * (the Java test server).
+   */
+  public static Optional<Map<String, IndexedValueType>> missing(
+      WorkflowServiceStubs stubs, String namespace) {
+    return missing(operator(stubs), namespace);
+  }
+
+  /** The Temporal CLI command that creates {@code attributes} on {@code namespace}. */
+  public static String createCommand(Map<String, IndexedValueType> attributes, String namespace) {
+    return "temporal operator search-attribute create --namespace "
+        + namespace
+        + attributes.entrySet().stream()
+            .map(a -> " --name " + a.getKey() + " --type " + typeName(a.getValue()))
+            .collect(Collectors.joining());
+  }
+
+  /** {@code INDEXED_VALUE_TYPE_KEYWORD} as the CLI spells it: {@code Keyword}. */
+  public static String typeName(IndexedValueType type) {
+    String name = type.name().substring("INDEXED_VALUE_TYPE_".length()).toLowerCase();
+    return Character.toUpperCase(name.charAt(0)) + name.substring(1);
+  }
+
+  private static Optional<Map<String, IndexedValueType>> missing(
+      OperatorServiceStubs operator, String namespace) {
     Map<String, IndexedValueType> missing = new LinkedHashMap<>(ALL);
     try {
       missing
@@ -43,20 +80,22 @@ public final class SearchAttributes {
                   .getCustomAttributesMap()
                   .keySet());
     } catch (StatusRuntimeException e) {
-      // The Java test server does not list attributes: add them all.
       if (e.getStatus().getCode() != Status.Code.UNIMPLEMENTED) {
         throw e;
       }
+      return Optional.empty();
     }
-    if (!missing.isEmpty()) {
-      operator
-          .blockingStub()
-          .addSearchAttributes(
-              AddSearchAttributesRequest.newBuilder()
-                  .setNamespace(namespace)
-                  .putAllSearchAttributes(missing)
-                  .build());
+    return Optional.of(missing);
+  }
+
+  /** On the same channel, with the same credentials (an API key travels as metadata). */
+  private static OperatorServiceStubs operator(WorkflowServiceStubs stubs) {
+    OperatorServiceStubsOptions.Builder options =
+        OperatorServiceStubsOptions.newBuilder().setChannel(stubs.getRawChannel());
+    if (stubs.getOptions().getGrpcMetadataProviders() != null) {
+      options.setGrpcMetadataProviders(stubs.getOptions().getGrpcMetadataProviders());
     }
+    return OperatorServiceStubs.newServiceStubs(options.validateAndBuildWithDefaults());
   }
 
   private static Map<String, IndexedValueType> all() {

@@ -1,12 +1,12 @@
-package com.genace.ops.temporal;
+package com.genace.worker.temporal;
 
-import com.genace.ops.ConfigurationException;
-import com.genace.ops.Environment;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * Where Temporal is, from the environment, with the Temporal CLI's variable names. {@link
+ * Where Temporal is, from the environment, with the Temporal CLI's variable names: the one parser
+ * of {@code TEMPORAL_*}, shared by the worker and every {@code ./genace} command. {@link
  * #toString()} never shows the API key.
  *
  * @param address {@code host:port} of the frontend
@@ -25,29 +25,50 @@ public record TemporalSettings(
   public static final String DEFAULT_ADDRESS = "127.0.0.1:7233";
   public static final String DEFAULT_NAMESPACE = "default";
 
+  /** The server's default {@code limit.maxIDLength}: namespaces, identities, queue names. */
+  public static final int MAX_ID_LENGTH = 1000;
+
+  /** Local settings without TLS or key, e.g. for a test server. */
+  public static TemporalSettings local(String address) {
+    return new TemporalSettings(address, DEFAULT_NAMESPACE, false, Optional.empty());
+  }
+
   /**
-   * @throws ConfigurationException naming the variable that is malformed
+   * Reads the {@code TEMPORAL_*} variables; blank counts as unset.
+   *
+   * @throws IllegalArgumentException naming the variable that is malformed
    */
-  public static TemporalSettings from(Environment env) {
-    String address = env.get(ADDRESS).map(String::trim).orElse(DEFAULT_ADDRESS);
+  public static TemporalSettings fromEnvironment(Map<String, String> env) {
+    String address = value(env, ADDRESS).orElse(DEFAULT_ADDRESS);
     if (!address.matches("[A-Za-z0-9.\\-\\[\\]:]+:\\d{1,5}")) {
-      throw new ConfigurationException(
+      throw new IllegalArgumentException(
           ADDRESS + " must be host:port (for example " + DEFAULT_ADDRESS + ")");
     }
-    String namespace = env.get(NAMESPACE).map(String::trim).orElse(DEFAULT_NAMESPACE);
-    Optional<String> apiKey = env.get(API_KEY);
+    String namespace = value(env, NAMESPACE).orElse(DEFAULT_NAMESPACE);
+    if (namespace.length() > MAX_ID_LENGTH || !namespace.matches("\\S+")) {
+      throw new IllegalArgumentException(
+          NAMESPACE
+              + " must be a namespace name without spaces, at most "
+              + MAX_ID_LENGTH
+              + " long");
+    }
+    Optional<String> apiKey = value(env, API_KEY);
     return new TemporalSettings(address, namespace, tls(env) || apiKey.isPresent(), apiKey);
   }
 
-  private static boolean tls(Environment env) {
-    Optional<String> value = env.get(TLS).map(v -> v.trim().toLowerCase(Locale.ROOT));
+  private static Optional<String> value(Map<String, String> env, String name) {
+    return Optional.ofNullable(env.get(name)).map(String::trim).filter(v -> !v.isEmpty());
+  }
+
+  private static boolean tls(Map<String, String> env) {
+    Optional<String> value = value(env, TLS).map(v -> v.toLowerCase(Locale.ROOT));
     if (value.isEmpty() || value.get().equals("false") || value.get().equals("0")) {
       return false;
     }
     if (value.get().equals("true") || value.get().equals("1")) {
       return true;
     }
-    throw new ConfigurationException(TLS + " must be true or false");
+    throw new IllegalArgumentException(TLS + " must be true or false");
   }
 
   @Override
