@@ -20,6 +20,7 @@ public final class WorkerMain {
 
   /**
    * @throws IllegalArgumentException naming the variable when the configuration is invalid
+   * @throws StartupFailure when a startup check fails in a way that waiting will not fix
    */
   public static int run(Map<String, String> env) throws InterruptedException {
     WorkerConfig config = WorkerConfig.fromEnvironment(env);
@@ -44,6 +45,11 @@ public final class WorkerMain {
         process.start();
       } catch (InterruptedException e) {
         return 0;
+      } catch (StartupFailure e) {
+        if (stop.getCount() == 0) {
+          return 0; // stopped by a signal while checking Temporal: not a failure
+        }
+        throw e;
       }
       stop.await();
       process.drain();

@@ -59,7 +59,12 @@ class RealTemporalReadinessTest {
   @BeforeEach
   void connect() {
     address = RealTemporalServerTest.required(RealTemporalServer.ADDRESS_VARIABLE, "the server");
-    connection = TemporalConnection.open(TemporalSettings.local(address));
+    // The first connection of a cold JVM on a loaded machine can outlast one health check.
+    connection =
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .ignoreExceptions()
+            .until(() -> TemporalConnection.open(TemporalSettings.local(address)), c -> true);
     simulator = GenerationHarness.simulator();
   }
 

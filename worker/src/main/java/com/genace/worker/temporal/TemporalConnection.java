@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 public final class TemporalConnection implements AutoCloseable {
 
   /** How long opening waits for the server to answer its health check. */
-  public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+  public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
   private final WorkflowServiceStubs stubs;
   private final WorkflowClient client;
