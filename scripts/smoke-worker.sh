@@ -14,6 +14,7 @@ WORK="$(mktemp -d)"
 chmod 755 "$WORK"
 PASSED=0
 WORKER_PID=""
+DEV_PID=""
 
 log() { echo "== smoke: $*"; }
 fail() {
@@ -26,7 +27,8 @@ fail() {
 pass() { PASSED=$((PASSED + 1)); log "ok: $*"; }
 cleanup() {
   [[ -n "$WORKER_PID" ]] && kill -TERM "$WORKER_PID" 2>/dev/null || true
-  pkill -TERM -f "GenaceCli dev --test-server --temporal-port $TEMPORAL_PORT" 2>/dev/null || true
+  # The launcher execs Java, so its PID is the dev stack's own.
+  [[ -n "$DEV_PID" ]] && kill -TERM "$DEV_PID" 2>/dev/null || true
   sleep 2
   rm -rf "$WORK"
 }
@@ -50,6 +52,7 @@ cd "$ROOT"
 log "starting the dev stack (Temporal test server on $TEMPORAL_PORT, simulator on $SIM_PORT)"
 ./genace dev --test-server --temporal-port "$TEMPORAL_PORT" --simulator-port "$SIM_PORT" \
   >"$WORK/dev.out" 2>"$WORK/dev.err" &
+DEV_PID=$!
 wait_for 180 grep -q '^export GENACE_ARTIFACT_DIR' "$WORK/dev.out" || fail "dev stack did not start"
 eval "$(grep '^export' "$WORK/dev.out")"
 export GENACE_STATUS_ADDR="127.0.0.1:$STATUS_PORT" GENACE_STATUS_TOKEN="$TOKEN"

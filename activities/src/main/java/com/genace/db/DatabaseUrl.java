@@ -71,8 +71,10 @@ public record DatabaseUrl(String jdbcUrl, Optional<String> user, Optional<String
     return URLDecoder.decode(part, StandardCharsets.UTF_8);
   }
 
+  /** A password given as a query parameter ({@code ?password=...}) is masked too. */
   @Override
   public String toString() {
-    return jdbcUrl + user.map(u -> " (user " + u + ")").orElse("");
+    return jdbcUrl.replaceAll("(?i)([?&]password=)[^&]*", "$1***")
+        + user.map(u -> " (user " + u + ")").orElse("");
   }
 }

@@ -43,6 +43,7 @@ public final class TestDatabase {
         Statement statement = connection.createStatement()) {
       statement.execute(
           "TRUNCATE app_dispatch_reservations, app_generation_transitions, app_generation_operations,"
+              + " app_fleet_configuration,"
               + " app_worker_controls");
     } catch (SQLException e) {
       throw new IllegalStateException("could not clear the test database", e);

@@ -41,12 +41,6 @@ class KubernetesManifestsTest {
    */
   static final Duration SHUTDOWN_MARGIN = Duration.ofSeconds(15);
 
-  /**
-   * Variables announced for the worker by branches being written at the same time as this one. Once
-   * the worker reads one, {@link #announced_variables_are_not_read_yet} fails: remove it here.
-   */
-  static final Set<String> ANNOUNCED = Set.of("GENACE_CONFIG_VERSION");
-
   /** Read by the OpenTelemetry SDK's autoconfiguration, whatever the name after the prefix. */
   static final String OPENTELEMETRY_PREFIX = "OTEL_";
 
@@ -85,8 +79,9 @@ class KubernetesManifestsTest {
 
   @Test
   void each_probe_asks_the_endpoint_with_its_meaning() throws Exception {
-    WorkerState state = new WorkerState(Clock.systemUTC(), 1);
-    WorkerMetrics metrics = new WorkerMetrics(state);
+    WorkerConfig config = WorkerConfig.fromEnvironment(workerEnvironment());
+    WorkerState state = new WorkerState(Clock.systemUTC(), 1, config.configVersion());
+    WorkerMetrics metrics = new WorkerMetrics(state, config);
     try (StatusServer server =
         new StatusServer(
             new InetSocketAddress("127.0.0.1", 0),
@@ -103,7 +98,7 @@ class KubernetesManifestsTest {
       assertThat(probes.status("readinessProbe")).as("readinessProbe, %s", phase).isEqualTo(503);
 
       state.startupProblem(null);
-      state.ledgerChecked(true, null, Optional.empty());
+      state.ledgerChecked(Optional.empty(), Optional.empty());
       phase = "started";
       assertThat(probes.status("startupProbe")).as("startupProbe, %s", phase).isEqualTo(200);
       assertThat(probes.status("readinessProbe")).as("readinessProbe, %s", phase).isEqualTo(200);
@@ -137,7 +132,6 @@ class KubernetesManifestsTest {
   void every_variable_the_manifests_set_is_one_that_is_read() throws IOException {
     Set<String> read = new TreeSet<>(variablesTheWorkerReads());
     read.addAll(variablesTheLauncherReads());
-    read.addAll(ANNOUNCED);
 
     for (JsonNode object : manifests.all()) {
       for (JsonNode container : manifests.containers(object)) {
@@ -150,13 +144,6 @@ class KubernetesManifestsTest {
         }
       }
     }
-  }
-
-  @Test
-  void announced_variables_are_not_read_yet() {
-    assertThat(variablesTheWorkerReads())
-        .as("the worker reads these now: remove them from ANNOUNCED")
-        .doesNotContainAnyElementsOf(ANNOUNCED);
   }
 
   @Test

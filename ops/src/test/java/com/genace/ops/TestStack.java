@@ -9,12 +9,12 @@ import com.genace.ledger.OperationsLedger;
 import com.genace.model.Phase;
 import com.genace.observation.PollingPolicy;
 import com.genace.ops.temporal.LocalTemporalServer;
-import com.genace.ops.temporal.TemporalConnection;
-import com.genace.ops.temporal.TemporalSettings;
 import com.genace.simulator.Faults;
 import com.genace.simulator.GenaceSimulator;
 import com.genace.testing.TestDatabase;
 import com.genace.worker.GenerationWorkers;
+import com.genace.worker.temporal.TemporalConnection;
+import com.genace.worker.temporal.TemporalSettings;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerOptions;
 import java.nio.file.Path;
@@ -22,7 +22,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 
@@ -65,9 +64,7 @@ final class TestStack implements AutoCloseable {
             .faults(Faults.DEFAULT.withJobDurationMs(300))
             .start();
     this.ledger = new OperationsLedger(TestDatabase.dataSource());
-    this.connection =
-        TemporalConnection.open(
-            new TemporalSettings(temporalAddress, "default", false, Optional.empty()));
+    this.connection = TemporalConnection.open(TemporalSettings.local(temporalAddress));
     this.workers = WorkerFactory.newInstance(connection.workflowClient());
     GenerationWorkers.Dependencies deps =
         new GenerationWorkers.Dependencies(

@@ -6,26 +6,29 @@ import java.io.UncheckedIOException;
 
 /**
  * A real PostgreSQL server started from binaries shipped on the class path, for the demo, the dev
- * stack and the tests. Its data lives in a temporary directory removed on close.
+ * stack and the tests. Its data lives in a temporary directory removed on close. PostgreSQL refuses
+ * to run as root, so as root the same binaries run as an unprivileged user ({@link
+ * UnprivilegedPostgres}).
  */
 public final class EmbeddedDatabase implements AutoCloseable {
 
-  private final EmbeddedPostgres postgres;
+  private final int port;
+  private final AutoCloseable server;
 
-  private EmbeddedDatabase(EmbeddedPostgres postgres) {
-    this.postgres = postgres;
+  private EmbeddedDatabase(int port, AutoCloseable server) {
+    this.port = port;
+    this.server = server;
   }
 
   /**
    * Starts a server on the given port (0 picks a free one).
    *
-   * @throws IllegalStateException when running as root, which PostgreSQL refuses
+   * @throws IllegalStateException when running as root and no unprivileged user can run it
    */
   public static EmbeddedDatabase start(int port) {
-    if ("root".equals(System.getProperty("user.name"))) {
-      throw new IllegalStateException(
-          "the embedded PostgreSQL cannot run as root (PostgreSQL refuses to): run as an"
-              + " unprivileged user, or point DATABASE_URL at a PostgreSQL server");
+    if (UnprivilegedPostgres.runningAsRoot()) {
+      UnprivilegedPostgres postgres = UnprivilegedPostgres.start(port);
+      return new EmbeddedDatabase(postgres.port(), postgres);
     }
     try {
       EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder();
@@ -33,27 +36,28 @@ public final class EmbeddedDatabase implements AutoCloseable {
         builder.setPort(port);
       }
       builder.setServerConfig("max_connections", "200");
-      return new EmbeddedDatabase(builder.start());
+      EmbeddedPostgres postgres = builder.start();
+      return new EmbeddedDatabase(postgres.getPort(), postgres);
     } catch (IOException e) {
       throw new UncheckedIOException("could not start the embedded PostgreSQL", e);
     }
   }
 
   public int port() {
-    return postgres.getPort();
+    return port;
   }
 
   /** A {@code postgresql://} URL for the {@code postgres} database, with its user. */
   public String url() {
-    return "postgresql://postgres@127.0.0.1:" + postgres.getPort() + "/postgres";
+    return "postgresql://postgres@127.0.0.1:" + port + "/postgres";
   }
 
   @Override
   public void close() {
     try {
-      postgres.close();
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not stop the embedded PostgreSQL", e);
+      server.close();
+    } catch (Exception e) {
+      throw new IllegalStateException("could not stop the embedded PostgreSQL", e);
     }
   }
 }

@@ -266,7 +266,7 @@ class RealTemporalServerTest {
    * An environment variable this tier needs: without it the test is skipped on a developer's
    * machine, and fails in CI (where a tier that silently did not run would look green).
    */
-  private static String required(String variable, String what) {
+  static String required(String variable, String what) {
     String value = RealTemporalServer.variable(variable);
     if (value == null) {
       String message =

@@ -41,6 +41,42 @@ class WorkerConfigTest {
     assertMessage("GENACE_DRAIN_SECONDS", "soon", "GENACE_DRAIN_SECONDS must be a whole number");
     assertMessage("TEMPORAL_ADDRESS", "localhost", "TEMPORAL_ADDRESS must be host:port");
     assertMessage("TEMPORAL_TLS", "maybe", "TEMPORAL_TLS must be true or false");
+    assertMessage(
+        "GENACE_WORKER_ID", "w".repeat(5000), "GENACE_WORKER_ID must be at most 200 characters");
+    assertMessage(
+        "GENACE_CONFIG_VERSION", "two words", "GENACE_CONFIG_VERSION: a configuration version is");
+    assertMessage(
+        "GENACE_CONFIG_VERSION", "v".repeat(101), "GENACE_CONFIG_VERSION: a configuration version");
+  }
+
+  @Test
+  void a_lease_that_does_not_outlast_the_read_timeout_is_refused() {
+    Map<String, String> env = minimal();
+    env.put("GENACE_LEASE_SECONDS", "10");
+    env.put("GENACE_READ_TIMEOUT_SECONDS", "40");
+
+    assertThatThrownBy(() -> WorkerConfig.fromEnvironment(env))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "GENACE_LEASE_SECONDS (10) must be at least GENACE_READ_TIMEOUT_SECONDS (40) + 5: a"
+                + " POST must be able to record its outcome before its lease expires");
+
+    env.put("GENACE_LEASE_SECONDS", "45");
+    assertThat(WorkerConfig.fromEnvironment(env).leaseDuration()).hasSeconds(45);
+  }
+
+  @Test
+  void the_configuration_version_is_optional_and_shown_without_secrets() {
+    assertThat(WorkerConfig.fromEnvironment(minimal()).configVersion()).isEmpty();
+    Map<String, String> env = minimal();
+    env.put("GENACE_CONFIG_VERSION", "2024-06-01.1");
+
+    WorkerConfig config = WorkerConfig.fromEnvironment(env);
+
+    assertThat(config.configVersion()).contains("2024-06-01.1");
+    assertThat(config.toString())
+        .contains("configVersion=2024-06-01.1")
+        .doesNotContain("sk-secret");
   }
 
   private static void assertMessage(String variable, String value, String message) {

@@ -15,6 +15,7 @@ import com.genace.testing.TestDatabase;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.telemetry.JsonLogging;
 import com.genace.worker.telemetry.TemporalTracing;
+import com.genace.worker.temporal.TemporalTarget;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;
 import com.genace.workflows.GenerationWorkflow;
@@ -136,7 +137,7 @@ class WorkerObservabilityTest {
     process =
         new WorkerProcess(
             WorkerConfig.fromEnvironment(env),
-            registry -> temporal.getWorkflowServiceStubs(),
+            TemporalTarget.sameChannelAs(temporal.getWorkflowServiceStubs(), "in-process"),
             Clock.systemUTC());
     process.start();
   }

@@ -13,6 +13,7 @@ import com.genace.testing.DatabaseExtension;
 import com.genace.testing.TestDatabase;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.health.Readiness;
+import com.genace.worker.temporal.TemporalTarget;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;
 import io.temporal.testing.TestWorkflowEnvironment;
@@ -81,7 +82,8 @@ class WorkerProcessTest {
     env.put("GENACE_STATUS_ADDR", "127.0.0.1:0");
     env.put("GENACE_STATUS_TOKEN", TOKEN);
     env.put("GENACE_DRAIN_SECONDS", "1");
-    env.put("GENACE_LEASE_SECONDS", "5");
+    env.put("GENACE_LEASE_SECONDS", "10");
+    env.put("GENACE_READ_TIMEOUT_SECONDS", "5");
     return env;
   }
 
@@ -104,7 +106,7 @@ class WorkerProcessTest {
     process =
         new WorkerProcess(
             WorkerConfig.fromEnvironment(env),
-            registry -> temporal.getWorkflowServiceStubs(),
+            TemporalTarget.sameChannelAs(temporal.getWorkflowServiceStubs(), "in-process"),
             Clock.systemUTC());
     process.start();
     return process;
@@ -293,6 +295,7 @@ class WorkerProcessTest {
     OperationRow row =
         await()
             .atMost(Duration.ofSeconds(30))
+            .ignoreExceptions() // until the workflow registered the operation
             .until(() -> ledger.get("op-timeout"), r -> r.phase() == Phase.IN_REVIEW);
 
     assertThat(row.reviewReason()).contains("post_outcome_unknown");

@@ -1,6 +1,6 @@
 package com.genace.ops.dev;
 
-import com.genace.ops.temporal.SearchAttributes;
+import com.genace.worker.temporal.SearchAttributes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -8,6 +8,7 @@ import com.genace.ledger.LedgerException;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ops.Environment;
 import com.genace.ops.db.DbCommand;
+import com.genace.worker.fleet.FleetConfiguration;
 import java.util.function.Function;
 
 /** A small pool on {@code DATABASE_URL}, for the commands that read or switch the ledger. */
@@ -36,6 +37,10 @@ final class LedgerAccess implements AutoCloseable {
 
   <T> T controls(Function<WorkerControls, T> work) {
     return attempt(() -> work.apply(new WorkerControls(database.dataSource())));
+  }
+
+  <T> T fleet(Function<FleetConfiguration, T> work) {
+    return attempt(() -> work.apply(new FleetConfiguration(database.dataSource())));
   }
 
   private <T> T attempt(java.util.function.Supplier<T> work) {

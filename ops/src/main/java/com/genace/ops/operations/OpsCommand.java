@@ -7,13 +7,16 @@ import picocli.CommandLine.Command;
 @Command(
     name = "ops",
     mixinStandardHelpOptions = true,
-    description = "Inspect operations, resolve reviews, pause and resume dispatch.",
+    description =
+        "Inspect operations, resolve reviews, pause and resume dispatch, set the fleet's"
+            + " configuration version.",
     subcommands = {
       ListCommand.class,
       ShowCommand.class,
       ResolveCommand.class,
       DispatchPauseCommands.Pause.class,
-      DispatchPauseCommands.Resume.class
+      DispatchPauseCommands.Resume.class,
+      ConfigVersionCommand.class
     })
 public final class OpsCommand implements Runnable {
 

@@ -4,9 +4,9 @@ import com.genace.ledger.OperationRow;
 import com.genace.model.Phase;
 import com.genace.model.ReviewDecision;
 import com.genace.ops.Environment;
-import com.genace.ops.temporal.TemporalConnection;
-import com.genace.ops.temporal.TemporalSettings;
 import com.genace.review.ReviewResolution;
+import com.genace.worker.temporal.TemporalConnection;
+import com.genace.worker.temporal.TemporalSettings;
 import com.genace.workflows.OperationNotFoundException;
 import com.genace.workflows.ResolutionRefusedException;
 import picocli.CommandLine;
@@ -107,7 +107,8 @@ final class ResolveCommand implements Runnable {
     ReviewResolution resolution =
         new ReviewResolution(chosen.wire(), decision.foundRemoteJob, reason, resolver);
     String answer;
-    try (TemporalConnection temporal = TemporalConnection.open(TemporalSettings.from(env))) {
+    try (TemporalConnection temporal =
+        TemporalConnection.open(TemporalSettings.fromEnvironment(env.variables()))) {
       answer = temporal.generationClient().resolve(operationId, resolution);
     } catch (ResolutionRefusedException e) {
       throw new IllegalStateException("the workflow refused the resolution: " + e.getMessage(), e);

@@ -6,9 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.genace.ledger.Identifiers;
 import com.genace.ops.Environment;
-import com.genace.ops.temporal.TemporalConnection;
-import com.genace.ops.temporal.TemporalSettings;
 import com.genace.worker.telemetry.Telemetry;
+import com.genace.worker.temporal.TemporalConnection;
+import com.genace.worker.temporal.TemporalSettings;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;
 import com.genace.workflows.OperationConflictException;
@@ -94,7 +94,7 @@ public final class SubmitCommand implements Runnable {
     } catch (IllegalArgumentException e) {
       throw usage(asOption(e.getMessage()));
     }
-    TemporalSettings settings = TemporalSettings.from(env);
+    TemporalSettings settings = TemporalSettings.fromEnvironment(env.variables());
     // With OTEL_* exporters configured, the operation's trace starts here.
     try (Telemetry telemetry = Telemetry.install(env.variables());
         TemporalConnection temporal = TemporalConnection.open(settings)) {

@@ -1,5 +1,8 @@
 package com.genace.ops.temporal;
 
+import com.genace.worker.temporal.SearchAttributes;
+import com.genace.worker.temporal.TemporalConnection;
+import com.genace.worker.temporal.TemporalSettings;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
@@ -78,8 +81,7 @@ public final class LocalTemporalServer implements AutoCloseable {
 
   /** A new client connection to this server. */
   public TemporalConnection connect() {
-    return TemporalConnection.open(
-        new TemporalSettings(address(), NAMESPACE, false, java.util.Optional.empty()));
+    return TemporalConnection.open(TemporalSettings.local(address()));
   }
 
   @Override

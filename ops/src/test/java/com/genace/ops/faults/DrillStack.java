@@ -2,10 +2,10 @@ package com.genace.ops.faults;
 
 import com.genace.ops.Environment;
 import com.genace.ops.GenaceCli;
-import com.genace.ops.temporal.TemporalConnection;
-import com.genace.ops.temporal.TemporalSettings;
 import com.genace.simulator.Faults;
 import com.genace.simulator.GenaceSimulator;
+import com.genace.worker.temporal.TemporalConnection;
+import com.genace.worker.temporal.TemporalSettings;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;
 import java.io.IOException;

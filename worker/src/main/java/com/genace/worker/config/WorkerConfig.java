@@ -2,6 +2,9 @@ package com.genace.worker.config;
 
 import com.genace.allowance.AllowancePolicy;
 import com.genace.db.DatabaseUrl;
+import com.genace.ledger.Identifiers;
+import com.genace.worker.fleet.ConfigVersion;
+import com.genace.worker.temporal.TemporalSettings;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
@@ -12,12 +15,12 @@ import java.util.Optional;
 /**
  * A worker's whole configuration, read once from the environment and validated at start. Every
  * complaint names the variable; no message ever contains a secret.
+ *
+ * @param configVersion the configuration version this worker was deployed with ({@code
+ *     GENACE_CONFIG_VERSION}); dispatch needs it to be the fleet's current one
  */
 public record WorkerConfig(
-    String temporalAddress,
-    String temporalNamespace,
-    Optional<String> temporalApiKey,
-    boolean temporalTls,
+    TemporalSettings temporal,
     DatabaseUrl databaseUrl,
     URI genaceBaseUrl,
     String genaceApiKey,
@@ -30,10 +33,9 @@ public record WorkerConfig(
     Duration leaseDuration,
     int maxConcurrentDispatches,
     int maxConcurrentOperations,
-    AllowancePolicy allowance) {
+    AllowancePolicy allowance,
+    Optional<String> configVersion) {
 
-  public static final String DEFAULT_TEMPORAL_ADDRESS = "127.0.0.1:7233";
-  public static final String DEFAULT_NAMESPACE = "default";
   public static final String DEFAULT_STATUS_ADDR = "127.0.0.1:8686";
   public static final Path DEFAULT_ARTIFACT_DIR = Path.of("artifacts");
   public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
@@ -41,6 +43,13 @@ public record WorkerConfig(
   public static final Duration DEFAULT_LEASE = Duration.ofSeconds(45);
   public static final int DEFAULT_MAX_DISPATCHES = 8;
   public static final int DEFAULT_MAX_OPERATIONS = 200;
+
+  /**
+   * What a lease must outlast beyond the Genace read timeout: connecting, and recording the POST's
+   * outcome under the lease afterwards. A shorter lease could expire while the POST is in flight,
+   * and its outcome could then not be recorded.
+   */
+  public static final Duration LEASE_MARGIN = Duration.ofSeconds(5);
 
   /**
    * Reads and validates the configuration.
@@ -51,27 +60,48 @@ public record WorkerConfig(
     Reader read = new Reader(env);
     WorkerConfig config =
         new WorkerConfig(
-            read.text("TEMPORAL_ADDRESS").orElse(DEFAULT_TEMPORAL_ADDRESS),
-            read.text("TEMPORAL_NAMESPACE").orElse(DEFAULT_NAMESPACE),
-            read.text("TEMPORAL_API_KEY"),
-            read.bool("TEMPORAL_TLS").orElse(false),
+            TemporalSettings.fromEnvironment(env),
             read.databaseUrl("DATABASE_URL"),
             read.httpUrl("GENACE_BASE_URL"),
             read.required("GENACE_API_KEY"),
             read.seconds("GENACE_READ_TIMEOUT_SECONDS", 1, 600).orElse(DEFAULT_READ_TIMEOUT),
             read.text("GENACE_ARTIFACT_DIR").map(Path::of).orElse(DEFAULT_ARTIFACT_DIR),
-            read.text("GENACE_WORKER_ID").orElseGet(WorkerConfig::defaultWorkerId),
+            read.workerId("GENACE_WORKER_ID"),
             read.hostPort("GENACE_STATUS_ADDR", DEFAULT_STATUS_ADDR),
             read.text("GENACE_STATUS_TOKEN"),
             read.seconds("GENACE_DRAIN_SECONDS", 0, 3600).orElse(DEFAULT_DRAIN),
             read.seconds("GENACE_LEASE_SECONDS", 5, 3600).orElse(DEFAULT_LEASE),
             read.integer("GENACE_MAX_DISPATCHES", 1, 1000).orElse(DEFAULT_MAX_DISPATCHES),
             read.integer("GENACE_MAX_OPERATIONS", 1, 100_000).orElse(DEFAULT_MAX_OPERATIONS),
-            read.allowance());
-    if (!config.temporalAddress().matches("[^\\s:]+:\\d{1,5}")) {
-      throw new IllegalArgumentException("TEMPORAL_ADDRESS must be host:port");
+            read.allowance(),
+            read.configVersion("GENACE_CONFIG_VERSION"));
+    if (config.leaseDuration().compareTo(config.genaceReadTimeout().plus(LEASE_MARGIN)) < 0) {
+      throw new IllegalArgumentException(
+          "GENACE_LEASE_SECONDS ("
+              + config.leaseDuration().toSeconds()
+              + ") must be at least GENACE_READ_TIMEOUT_SECONDS ("
+              + config.genaceReadTimeout().toSeconds()
+              + ") + "
+              + LEASE_MARGIN.toSeconds()
+              + ": a POST must be able to record its outcome before its lease expires");
     }
     return config;
+  }
+
+  public String temporalAddress() {
+    return temporal.address();
+  }
+
+  public String temporalNamespace() {
+    return temporal.namespace();
+  }
+
+  /**
+   * Hex digest of the settings that must agree across the fleet (allowance, model costs, lease and
+   * timeouts), so that drift between workers shows on their status documents.
+   */
+  public String fleetFingerprint() {
+    return FleetFingerprint.of(this);
   }
 
   /** {@code host-pid}: unique per process, readable in leases and logs. */
@@ -89,9 +119,7 @@ public record WorkerConfig(
   @Override
   public String toString() {
     return "WorkerConfig[temporal="
-        + temporalAddress
-        + "/"
-        + temporalNamespace
+        + temporal
         + ", database="
         + databaseUrl
         + ", genace="
@@ -100,6 +128,8 @@ public record WorkerConfig(
         + workerId
         + ", status="
         + statusAddress
+        + ", configVersion="
+        + configVersion.orElse("none")
         + "]";
   }
 
@@ -107,6 +137,33 @@ public record WorkerConfig(
 
     Optional<String> text(String name) {
       return Optional.ofNullable(env.get(name)).map(String::trim).filter(v -> !v.isEmpty());
+    }
+
+    /**
+     * The lease owner and Temporal identity: within the ledger's limit on owners (shorter than
+     * Temporal's on identities), else every claim and every poll would be refused.
+     */
+    String workerId(String name) {
+      String id = text(name).orElseGet(WorkerConfig::defaultWorkerId);
+      try {
+        return Identifiers.requireOwner(id);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            name
+                + " must be at most "
+                + Identifiers.MAX_LENGTH
+                + " characters without control characters ("
+                + e.getMessage()
+                + ")");
+      }
+    }
+
+    Optional<String> configVersion(String name) {
+      try {
+        return text(name).map(ConfigVersion::require);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(name + ": " + e.getMessage());
+      }
     }
 
     String required(String name) {
@@ -196,20 +253,6 @@ public record WorkerConfig(
               .orElse(unlimited.accountMaxInFlight()),
           costs,
           integer("GENACE_DEFAULT_COST", 0, Integer.MAX_VALUE).map(Long::valueOf).orElse(1L));
-    }
-
-    Optional<Boolean> bool(String name) {
-      return text(name)
-          .map(
-              value -> {
-                if (value.equalsIgnoreCase("true") || value.equals("1")) {
-                  return true;
-                }
-                if (value.equalsIgnoreCase("false") || value.equals("0")) {
-                  return false;
-                }
-                throw new IllegalArgumentException(name + " must be true or false");
-              });
     }
   }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.genace.allowance.DispatchAllowance;
 import com.genace.ledger.LedgerStatistics;
 import com.genace.worker.config.WorkerConfig;
+import com.genace.worker.temporal.Saturation;
 import com.genace.workflows.TaskQueues;
 import java.util.List;
 import java.util.Optional;
@@ -21,11 +22,9 @@ public final class StatusDocument {
   private StatusDocument() {}
 
   /** The status document for {@code GET /status}. */
-  public static ObjectNode of(
-      WorkerConfig config,
-      WorkerState state,
-      Optional<LedgerStatistics.Snapshot> statistics,
-      DispatchAllowance.Usage usage) {
+  public static ObjectNode of(WorkerConfig config, WorkerState state, WorkerMetrics metrics) {
+    Optional<LedgerStatistics.Snapshot> statistics = metrics.latest();
+    DispatchAllowance.Usage usage = metrics.allowanceUsage().orElse(null);
     Readiness readiness = state.readiness();
     ObjectNode status = JSON.createObjectNode();
     status.put("process", "alive");
@@ -56,6 +55,11 @@ public final class StatusDocument {
                     .put("reason", p.reason())
                     .put("since", p.since().toString()));
     CircuitReport.addTo(status, state);
+    ObjectNode version = status.putObject("config_version");
+    version.put("worker", config.configVersion().orElse(null));
+    version.put("fleet", state.fleetConfigVersion().map(v -> v.version()).orElse(null));
+    version.put("current", state.configVersionCurrent());
+    version.put("fingerprint", config.fleetFingerprint());
     WorkerState.LedgerCheck check = state.lastLedgerCheck();
     status
         .putObject("last_ledger_check")
@@ -73,7 +77,12 @@ public final class StatusDocument {
         .putObject("temporal")
         .put("address", config.temporalAddress())
         .put("namespace", config.temporalNamespace())
-        .set("task_queues", JSON.valueToTree(List.of(TaskQueues.OPERATIONS, TaskQueues.DISPATCH)));
+        .put("polls", state.temporalProblem().orElse("ok"))
+        .set(
+            "task_queues",
+            JSON.valueToTree(
+                List.of(TaskQueues.OPERATIONS, TaskQueues.OBSERVATION, TaskQueues.DISPATCH)));
+    status.set("waiting_for_workers", waiting(metrics));
     status.put("genace_base_url", config.genaceBaseUrl().toString());
     if (usage != null) {
       ObjectNode allowanceNode = status.putObject("allowance");
@@ -86,6 +95,47 @@ public final class StatusDocument {
       limit(allowanceNode, "account_max_in_flight", usage.policy().accountMaxInFlight());
     }
     return status;
+  }
+
+  /**
+   * Work no worker has picked up yet: each task queue's backlog, and operations started but not
+   * registered. A part the Temporal server cannot report says why instead.
+   */
+  private static ObjectNode waiting(WorkerMetrics metrics) {
+    ObjectNode waiting = JSON.createObjectNode();
+    Optional<Saturation.Reading> reading = metrics.saturation();
+    if (reading.isEmpty()) {
+      return waiting.put("unavailable", "not read yet");
+    }
+    reading
+        .get()
+        .backlog()
+        .ifPresentOrElse(
+            list -> {
+              ObjectNode queues = waiting.putObject("task_queues");
+              for (Saturation.Backlog b : list) {
+                ObjectNode queue =
+                    queues.has(b.taskQueue())
+                        ? (ObjectNode) queues.get(b.taskQueue())
+                        : queues.putObject(b.taskQueue());
+                queue
+                    .putObject(b.type() + "_tasks")
+                    .put("backlog", b.tasks())
+                    .put("oldest_age_seconds", Math.round(b.oldestAgeSeconds()));
+              }
+            },
+            () ->
+                waiting.put(
+                    "task_queues_unavailable", reading.get().backlogUnavailable().orElse("")));
+    metrics
+        .startedNotRegistered()
+        .ifPresentOrElse(
+            n -> waiting.put("started_not_registered", n),
+            () ->
+                waiting.put(
+                    "started_not_registered_unavailable",
+                    reading.get().runningUnavailable().orElse("ledger figures not read yet")));
+    return waiting;
   }
 
   /** Unlimited limits show as null rather than as a huge number. */

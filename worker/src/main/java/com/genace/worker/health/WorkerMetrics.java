@@ -1,7 +1,10 @@
 package com.genace.worker.health;
 
+import com.genace.allowance.DispatchAllowance;
 import com.genace.ledger.LedgerStatistics;
 import com.genace.model.Phase;
+import com.genace.worker.config.WorkerConfig;
+import com.genace.worker.temporal.Saturation;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.prometheus.PrometheusConfig;
@@ -25,8 +28,12 @@ public final class WorkerMetrics {
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final AtomicReference<LedgerStatistics.Snapshot> latest = new AtomicReference<>();
+  private final AtomicReference<DispatchAllowance.Usage> allowance = new AtomicReference<>();
+  private final AtomicReference<Saturation.Reading> saturation = new AtomicReference<>();
+  private final java.util.Map<String, Saturation.Backlog> backlogs =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
-  public WorkerMetrics(WorkerState state) {
+  public WorkerMetrics(WorkerState state, WorkerConfig config) {
     // The activities count POST outcomes, polls and lease denials in the global registry.
     Metrics.addRegistry(registry);
     Gauge.builder("genace_accepting_dispatch", () -> state.readiness().acceptingDispatch() ? 1 : 0)
@@ -58,6 +65,19 @@ public final class WorkerMetrics {
     Gauge.builder("genace_denied_writes", () -> figure(s -> s.deniedWrites()))
         .description("exclusive writes denied by the lease fence, fleet-wide")
         .register(registry);
+    Gauge.builder(
+            "genace_operations_started_not_registered",
+            () -> startedNotRegistered().map(Long::doubleValue).orElse(Double.NaN))
+        .description("generation workflows running that no worker has registered in the ledger yet")
+        .register(registry);
+    Gauge.builder("genace_config_version_current", () -> state.configVersionCurrent() ? 1 : 0)
+        .description("1 while this worker's configuration version is the fleet's current one")
+        .register(registry);
+    Gauge.builder("genace_config_info", () -> 1)
+        .tag("version", config.configVersion().orElse(""))
+        .tag("fingerprint", config.fleetFingerprint())
+        .description("this worker's configuration version and fleet settings fingerprint")
+        .register(registry);
   }
 
   private double figure(java.util.function.ToDoubleFunction<LedgerStatistics.Snapshot> read) {
@@ -71,6 +91,65 @@ public final class WorkerMetrics {
 
   public Optional<LedgerStatistics.Snapshot> latest() {
     return Optional.ofNullable(latest.get());
+  }
+
+  /** Temporal's view of work not picked up yet, as last read (each statistics refresh). */
+  public void saturation(Saturation.Reading reading) {
+    saturation.set(reading);
+    reading
+        .backlog()
+        .ifPresent(
+            list ->
+                list.forEach(
+                    b -> {
+                      String key = b.taskQueue() + "/" + b.type();
+                      if (backlogs.put(key, b) == null) {
+                        Gauge.builder("genace_task_queue_backlog", () -> backlogs.get(key).tasks())
+                            .tag("task_queue", b.taskQueue())
+                            .tag("type", b.type())
+                            .description("tasks waiting for a worker, from Temporal")
+                            .register(registry);
+                        Gauge.builder(
+                                "genace_task_queue_backlog_age_seconds",
+                                () -> backlogs.get(key).oldestAgeSeconds())
+                            .tag("task_queue", b.taskQueue())
+                            .tag("type", b.type())
+                            .description("age of the oldest task waiting, from Temporal")
+                            .register(registry);
+                      }
+                    }));
+  }
+
+  public Optional<Saturation.Reading> saturation() {
+    return Optional.ofNullable(saturation.get());
+  }
+
+  /**
+   * Operations started whose ledger row does not exist yet: generation workflows running, less the
+   * ledger's operations not in a terminal phase (each running workflow has at most one). Empty when
+   * either figure is unknown.
+   */
+  public Optional<Long> startedNotRegistered() {
+    Saturation.Reading reading = saturation.get();
+    LedgerStatistics.Snapshot snapshot = latest.get();
+    if (reading == null || snapshot == null || reading.runningWorkflows().isEmpty()) {
+      return Optional.empty();
+    }
+    long registered =
+        snapshot.phases().entrySet().stream()
+            .filter(e -> !e.getKey().isTerminal())
+            .mapToLong(java.util.Map.Entry::getValue)
+            .sum();
+    return Optional.of(Math.max(0, reading.runningWorkflows().get() - registered));
+  }
+
+  /** The allowance's use as last read (each readiness check). */
+  public void allowanceUsage(DispatchAllowance.Usage usage) {
+    allowance.set(usage);
+  }
+
+  public Optional<DispatchAllowance.Usage> allowanceUsage() {
+    return Optional.ofNullable(allowance.get());
   }
 
   public PrometheusMeterRegistry registry() {

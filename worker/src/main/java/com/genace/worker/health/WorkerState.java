@@ -5,6 +5,7 @@ import com.genace.controls.DispatchPause;
 import com.genace.dispatch.DispatchGate;
 import com.genace.dispatch.DispatchListener;
 import com.genace.ledger.Lease;
+import com.genace.worker.fleet.ConfigVersion;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -17,9 +18,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The worker's local safety facts and the one rule that turns them into readiness. Probes read it
  * without doing I/O, so they are always fast; a background loop refreshes the ledger facts.
  *
- * <p>Dispatch needs: started, not draining, not paused (locally or fleet-wide), the ledger
- * reachable, and a free dispatch slot. Observation needs only: started, not draining, the ledger
- * reachable. A Genace outage affects neither, nor liveness.
+ * <p>Dispatch needs: started, not draining, the ledger reachable, Temporal accepting this worker's
+ * polls, not paused (locally or fleet-wide), this worker's configuration version the fleet's
+ * current one, and a free dispatch slot. Observation needs only: started, not draining, the ledger
+ * reachable, Temporal accepting polls. A Genace outage affects neither, nor liveness.
  */
 public final class WorkerState implements DispatchGate, DispatchListener {
 
@@ -31,6 +33,9 @@ public final class WorkerState implements DispatchGate, DispatchListener {
 
   private final Clock clock;
   private final int maxDispatches;
+  private final Optional<String> configVersion;
+  private volatile Optional<ConfigVersion> fleetConfigVersion = Optional.empty();
+  private volatile Optional<String> temporalProblem = Optional.empty();
   private volatile String startupProblem = "starting";
   private volatile boolean draining;
   private volatile Optional<LocalPause> localPause = Optional.empty();
@@ -41,8 +46,16 @@ public final class WorkerState implements DispatchGate, DispatchListener {
   private final Map<String, Lease> sending = new ConcurrentHashMap<>();
 
   public WorkerState(Clock clock, int maxDispatches) {
+    this(clock, maxDispatches, Optional.empty());
+  }
+
+  /**
+   * @param configVersion the version this worker was deployed with, if any
+   */
+  public WorkerState(Clock clock, int maxDispatches, Optional<String> configVersion) {
     this.clock = clock;
     this.maxDispatches = maxDispatches;
+    this.configVersion = configVersion;
     this.ledger = new LedgerCheck(false, clock.instant(), "not checked yet");
   }
 
@@ -72,14 +85,50 @@ public final class WorkerState implements DispatchGate, DispatchListener {
     if (!ledger.ok()) {
       return Optional.of("ledger_unavailable");
     }
+    if (temporalProblem.isPresent()) {
+      return Optional.of("temporal_polls_failing");
+    }
     return Optional.empty();
   }
 
   private Optional<String> dispatchBlocker() {
     // An open circuit names the account's problem (genace_auth_refused...), not a plain pause.
-    return fleetPause
-        .map(DispatchCircuit::reasonOf)
-        .or(() -> localPause.map(p -> "dispatch_paused"));
+    Optional<String> paused =
+        fleetPause.map(DispatchCircuit::reasonOf).or(() -> localPause.map(p -> "dispatch_paused"));
+    if (paused.isPresent()) {
+      return paused;
+    }
+    if (!configVersionCurrent()) {
+      return Optional.of("config_version_mismatch");
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Whether this worker's configuration version is the fleet's: true while the fleet has none,
+   * false when the fleet has one and this worker another or none.
+   */
+  public boolean configVersionCurrent() {
+    return fleetConfigVersion
+        .map(fleet -> configVersion.equals(Optional.of(fleet.version())))
+        .orElse(true);
+  }
+
+  public Optional<String> configVersion() {
+    return configVersion;
+  }
+
+  public Optional<ConfigVersion> fleetConfigVersion() {
+    return fleetConfigVersion;
+  }
+
+  /** Why Temporal refuses or fails this worker's polls now (empty while they succeed). */
+  public void temporalPolls(Optional<String> problem) {
+    temporalProblem = problem;
+  }
+
+  public Optional<String> temporalProblem() {
+    return temporalProblem;
   }
 
   public boolean started() {
@@ -119,11 +168,16 @@ public final class WorkerState implements DispatchGate, DispatchListener {
     return fleetPause;
   }
 
-  public void ledgerChecked(boolean ok, String error, Optional<DispatchPause> pause) {
-    ledger = new LedgerCheck(ok, clock.instant(), error);
-    if (ok) {
-      fleetPause = pause;
-    }
+  /** A failed ledger check: the fleet switches keep their last known values. */
+  public void ledgerFailed(String error) {
+    ledger = new LedgerCheck(false, clock.instant(), error);
+  }
+
+  /** A ledger check that read the fleet's switches: its pause and configuration version. */
+  public void ledgerChecked(Optional<DispatchPause> pause, Optional<ConfigVersion> fleetVersion) {
+    fleetPause = pause;
+    fleetConfigVersion = fleetVersion;
+    ledger = new LedgerCheck(true, clock.instant(), null);
   }
 
   public LedgerCheck lastLedgerCheck() {

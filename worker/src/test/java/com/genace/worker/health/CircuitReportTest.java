@@ -70,6 +70,6 @@ class CircuitReportTest {
 
   private void started(DispatchPause pause) {
     state.startupProblem(null);
-    state.ledgerChecked(true, null, Optional.of(pause));
+    state.ledgerChecked(Optional.of(pause), Optional.empty());
   }
 }

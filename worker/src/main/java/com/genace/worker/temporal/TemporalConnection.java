@@ -1,4 +1,4 @@
-package com.genace.ops.temporal;
+package com.genace.worker.temporal;
 
 import com.genace.worker.telemetry.TemporalTracing;
 import com.genace.workflows.GenerationClient;
@@ -9,12 +9,17 @@ import io.temporal.client.WorkflowClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
-/** A client connection to Temporal, checked at open so that an unreachable server fails fast. */
+/**
+ * The one way to reach Temporal, for the worker and every command: stubs built from {@link
+ * TemporalSettings}, checked at open so that an unreachable server fails fast with a message that
+ * names {@code TEMPORAL_ADDRESS} and the address.
+ */
 public final class TemporalConnection implements AutoCloseable {
 
   /** How long opening waits for the server to answer its health check. */
-  public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+  public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
   private final WorkflowServiceStubs stubs;
   private final WorkflowClient client;
@@ -36,27 +41,44 @@ public final class TemporalConnection implements AutoCloseable {
    * @throws TemporalUnavailableException naming the address when the server does not answer
    */
   public static TemporalConnection open(TemporalSettings settings) {
-    WorkflowServiceStubsOptions.Builder options =
-        WorkflowServiceStubsOptions.newBuilder().setTarget(settings.address());
-    if (settings.tls()) {
-      options.setEnableHttps(true);
-    }
+    WorkflowServiceStubs stubs = stubs(settings, WorkflowServiceStubsOptions.newBuilder());
+    requireReachable(stubs, settings.address());
+    return new TemporalConnection(stubs, settings.namespace());
+  }
+
+  /**
+   * Stubs for {@code settings} on top of the caller's own options (metrics, interceptors). TLS is
+   * on when asked for or implied by an API key; the key travels as a bearer token, never logged.
+   * The connection is lazy: see {@link #requireReachable}.
+   */
+  public static WorkflowServiceStubs stubs(
+      TemporalSettings settings, WorkflowServiceStubsOptions.Builder options) {
+    options.setTarget(settings.address()).setEnableHttps(settings.tls());
     settings.apiKey().ifPresent(key -> options.addApiKey(() -> key));
-    WorkflowServiceStubs stubs = WorkflowServiceStubs.newServiceStubs(options.build());
+    return WorkflowServiceStubs.newServiceStubs(options.build());
+  }
+
+  /**
+   * Waits for the server's health check, closing the stubs when it does not answer.
+   *
+   * @throws TemporalUnavailableException naming {@code TEMPORAL_ADDRESS} and the address
+   */
+  public static void requireReachable(WorkflowServiceStubs stubs, String address) {
     try {
       stubs.connect(CONNECT_TIMEOUT);
     } catch (StatusRuntimeException | IllegalStateException e) {
       stubs.shutdownNow();
       throw new TemporalUnavailableException(
           "cannot reach Temporal at "
-              + settings.address()
-              + " within "
+              + address
+              + " ("
+              + TemporalSettings.ADDRESS
+              + ") within "
               + CONNECT_TIMEOUT.toSeconds()
               + " s (is it running? set TEMPORAL_ADDRESS, or start ./genace dev): "
               + describe(e),
           e);
     }
-    return new TemporalConnection(stubs, settings.namespace());
   }
 
   public WorkflowServiceStubs stubs() {
@@ -74,12 +96,13 @@ public final class TemporalConnection implements AutoCloseable {
   @Override
   public void close() {
     stubs.shutdown();
-    if (!stubs.awaitTermination(2, java.util.concurrent.TimeUnit.SECONDS)) {
+    if (!stubs.awaitTermination(2, TimeUnit.SECONDS)) {
       stubs.shutdownNow();
     }
   }
 
-  private static String describe(RuntimeException e) {
+  /** A gRPC failure as {@code CODE description}, without the stack. */
+  public static String describe(RuntimeException e) {
     if (e instanceof StatusRuntimeException status) {
       String description = status.getStatus().getDescription();
       return status.getStatus().getCode() + (description == null ? "" : " " + description);

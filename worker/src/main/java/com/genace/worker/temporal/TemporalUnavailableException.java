@@ -1,4 +1,4 @@
-package com.genace.ops.temporal;
+package com.genace.worker.temporal;
 
 /** The Temporal server could not be reached or did not answer in time. */
 public class TemporalUnavailableException extends RuntimeException {

@@ -1,10 +1,8 @@
-package com.genace.ops.temporal;
+package com.genace.worker.temporal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.genace.ops.ConfigurationException;
-import com.genace.ops.Environment;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +10,7 @@ class TemporalSettingsTest {
 
   @Test
   void defaults_are_the_local_dev_server_and_namespace_default() {
-    TemporalSettings settings = TemporalSettings.from(new Environment(Map.of()));
+    TemporalSettings settings = TemporalSettings.fromEnvironment(Map.of());
 
     assertThat(settings.address()).isEqualTo("127.0.0.1:7233");
     assertThat(settings.namespace()).isEqualTo("default");
@@ -22,12 +20,11 @@ class TemporalSettingsTest {
   @Test
   void an_api_key_implies_tls_and_is_never_shown() {
     TemporalSettings settings =
-        TemporalSettings.from(
-            new Environment(
-                Map.of(
-                    "TEMPORAL_ADDRESS", "ns.tmprl.cloud:7233",
-                    "TEMPORAL_NAMESPACE", "prod",
-                    "TEMPORAL_API_KEY", "s3cret")));
+        TemporalSettings.fromEnvironment(
+            Map.of(
+                "TEMPORAL_ADDRESS", "ns.tmprl.cloud:7233",
+                "TEMPORAL_NAMESPACE", "prod",
+                "TEMPORAL_API_KEY", "s3cret"));
 
     assertThat(settings.tls()).isTrue();
     assertThat(settings.toString())
@@ -37,9 +34,16 @@ class TemporalSettingsTest {
 
   @Test
   void a_malformed_tls_flag_names_the_variable() {
-    assertThatThrownBy(
-            () -> TemporalSettings.from(new Environment(Map.of("TEMPORAL_TLS", "maybe"))))
-        .isInstanceOf(ConfigurationException.class)
+    assertThatThrownBy(() -> TemporalSettings.fromEnvironment(Map.of("TEMPORAL_TLS", "maybe")))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("TEMPORAL_TLS must be true or false");
+  }
+
+  @Test
+  void a_namespace_beyond_temporal_limits_names_the_variable() {
+    assertThatThrownBy(
+            () -> TemporalSettings.fromEnvironment(Map.of("TEMPORAL_NAMESPACE", "n".repeat(1001))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("TEMPORAL_NAMESPACE must be a namespace name");
   }
 }

@@ -1,0 +1,174 @@
+package com.genace.worker;
+
+import com.genace.client.GenaceAuthenticationException;
+import com.genace.worker.temporal.SearchAttributes;
+import com.genace.worker.temporal.TemporalConnection;
+import com.genace.worker.temporal.TemporalSettings;
+import com.genace.worker.temporal.TemporalUnavailableException;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.temporal.api.enums.v1.IndexedValueType;
+import io.temporal.api.workflowservice.v1.DescribeNamespaceRequest;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+
+/**
+ * What a worker checks before it polls. Problems that waiting may fix (a database or Genace still
+ * starting, a schema not migrated yet) are returned and retried; problems that it will not fix
+ * (refused credentials, a Temporal that does not answer, a missing namespace or search attribute)
+ * throw {@link StartupFailure}, and the worker exits 1 with that one line.
+ */
+final class StartupChecks {
+
+  /** SQLSTATE classes a retry will not fix: invalid authorization (28), unknown database. */
+  private static final String INVALID_AUTHORIZATION = "28";
+
+  private static final String INVALID_CATALOG = "3D000";
+
+  private final WorkerStack stack;
+  private final String temporalAddress;
+
+  StartupChecks(WorkerStack stack, String temporalAddress) {
+    this.stack = stack;
+    this.temporalAddress = temporalAddress;
+  }
+
+  /**
+   * Temporal answers, the namespace exists and has the workflow's search attributes.
+   *
+   * @throws StartupFailure naming what is missing and how to create it
+   */
+  void requireTemporal() {
+    String namespace = stack.config.temporalNamespace();
+    try {
+      TemporalConnection.requireReachable(stack.stubs, temporalAddress);
+    } catch (TemporalUnavailableException e) {
+      throw new StartupFailure(e.getMessage(), e);
+    }
+    try {
+      stack
+          .stubs
+          .blockingStub()
+          .describeNamespace(DescribeNamespaceRequest.newBuilder().setNamespace(namespace).build());
+    } catch (StatusRuntimeException e) {
+      throw new StartupFailure(namespaceProblem(e, namespace), e);
+    }
+    Optional<Map<String, IndexedValueType>> missing;
+    try {
+      missing = SearchAttributes.missing(stack.stubs, namespace);
+    } catch (StatusRuntimeException e) {
+      throw new StartupFailure(namespaceProblem(e, namespace), e);
+    }
+    missing
+        .filter(m -> !m.isEmpty())
+        .ifPresent(
+            m -> {
+              throw new StartupFailure(
+                  "namespace "
+                      + namespace
+                      + " on "
+                      + temporalAddress
+                      + " lacks the search attributes "
+                      + String.join(", ", m.keySet())
+                      + "; create them with: "
+                      + SearchAttributes.createCommand(m, namespace),
+                  null);
+            });
+  }
+
+  private String namespaceProblem(StatusRuntimeException e, String namespace) {
+    Status.Code code = e.getStatus().getCode();
+    if (code == Status.Code.NOT_FOUND) {
+      return TemporalSettings.NAMESPACE
+          + ": namespace "
+          + namespace
+          + " does not exist on "
+          + temporalAddress
+          + "; create it with: temporal operator namespace create --namespace "
+          + namespace;
+    }
+    if (code == Status.Code.UNAUTHENTICATED || code == Status.Code.PERMISSION_DENIED) {
+      return "Temporal at "
+          + temporalAddress
+          + " refused this worker's credentials for namespace "
+          + namespace
+          + " (check TEMPORAL_API_KEY and TEMPORAL_TLS): "
+          + TemporalConnection.describe(e);
+    }
+    return "Temporal at "
+        + temporalAddress
+        + " could not describe namespace "
+        + namespace
+        + ": "
+        + TemporalConnection.describe(e);
+  }
+
+  /**
+   * Null when the ledger, its schema and Genace answer; otherwise the first problem, to retry.
+   *
+   * @throws StartupFailure when the database refuses the credentials or the database name
+   */
+  String problem() {
+    DataSource dataSource = stack.database.dataSource();
+    try (Connection connection = dataSource.getConnection()) {
+      connection.isValid(5);
+    } catch (SQLException e) {
+      SQLException cause = driverCause(e);
+      String state = Optional.ofNullable(cause.getSQLState()).orElse("");
+      String why = Optional.ofNullable(cause.getMessage()).orElse(cause.getClass().getName());
+      if (state.startsWith(INVALID_AUTHORIZATION) || state.equals(INVALID_CATALOG)) {
+        throw new StartupFailure(
+            "DATABASE_URL (" + stack.config.databaseUrl() + ") was refused: " + why, e);
+      }
+      return "ledger_unavailable: " + why;
+    }
+    int pending;
+    try {
+      pending =
+          Flyway.configure()
+              .dataSource(dataSource)
+              .locations("classpath:db/migration")
+              .load()
+              .info()
+              .pending()
+              .length;
+    } catch (RuntimeException e) {
+      return "ledger_unavailable: " + rootMessage(e);
+    }
+    if (pending > 0) {
+      return "schema_missing: " + pending + " migration(s) not applied; run ./genace db migrate";
+    }
+    try {
+      stack.genace.listModels();
+    } catch (GenaceAuthenticationException e) {
+      return "genace_authentication_failed: check GENACE_API_KEY";
+    } catch (RuntimeException e) {
+      return "genace_unavailable: " + rootMessage(e);
+    }
+    return null;
+  }
+
+  /** The driver's own exception under the pool's wrapper ("connection is not available"). */
+  private static SQLException driverCause(SQLException e) {
+    SQLException deepest = e;
+    for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+      if (t instanceof SQLException sql) {
+        deepest = sql;
+      }
+    }
+    return deepest;
+  }
+
+  static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = root.getMessage() != null ? root.getMessage() : e.getMessage();
+    return message != null ? message : root.getClass().getSimpleName();
+  }
+}
