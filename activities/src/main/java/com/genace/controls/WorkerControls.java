@@ -1,11 +1,7 @@
 package com.genace.controls;
 
-import com.genace.ledger.LedgerException;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.time.OffsetDateTime;
+import com.genace.db.Sql;
+import com.genace.db.SqlStatement;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -18,22 +14,14 @@ public final class WorkerControls {
 
   static final String DISPATCH_PAUSED = "dispatch_paused";
 
-  private static final String SET =
-      """
-      INSERT INTO app_worker_controls (name, enabled, changed_by, reason, changed_at)
-      VALUES (?, ?, ?, ?, clock_timestamp())
-      ON CONFLICT (name) DO UPDATE
-      SET enabled = excluded.enabled, changed_by = excluded.changed_by,
-          reason = excluded.reason, changed_at = excluded.changed_at
-      """;
-
-  private static final String GET =
-      "SELECT enabled, changed_by, reason, changed_at FROM app_worker_controls WHERE name = ?";
-
-  private final DataSource dataSource;
+  private final Sql sql;
 
   public WorkerControls(DataSource dataSource) {
-    this.dataSource = dataSource;
+    this(Sql.of(dataSource));
+  }
+
+  public WorkerControls(Sql sql) {
+    this.sql = sql.as("controls", ControlsException::of);
   }
 
   /** Stops every worker from sending new POSTs until {@link #resumeDispatch}. */
@@ -45,37 +33,46 @@ public final class WorkerControls {
     set(false, requireWho(by), reason);
   }
 
+  static final SqlStatement GET =
+      SqlStatement.of(
+          "get_control",
+          "SELECT enabled, changed_by, reason, changed_at FROM app_worker_controls WHERE name = ?");
+
   /** The current fleet-wide pause, if any. */
   public Optional<DispatchPause> dispatchPause() {
-    try (Connection connection = dataSource.getConnection();
-        PreparedStatement statement = connection.prepareStatement(GET)) {
-      statement.setString(1, DISPATCH_PAUSED);
-      try (ResultSet rs = statement.executeQuery()) {
-        if (!rs.next() || !rs.getBoolean("enabled")) {
-          return Optional.empty();
-        }
-        return Optional.of(
-            new DispatchPause(
-                rs.getString("changed_by"),
-                rs.getString("reason"),
-                rs.getObject("changed_at", OffsetDateTime.class).toInstant()));
-      }
-    } catch (SQLException e) {
-      throw new LedgerException("could not read the dispatch pause: " + e.getMessage(), e);
-    }
+    return sql.queryOne(
+            GET,
+            p -> p.text(DISPATCH_PAUSED), // name
+            rs ->
+                rs.getBoolean("enabled")
+                    ? Optional.of(
+                        new DispatchPause(
+                            rs.getString("changed_by"),
+                            rs.getString("reason"),
+                            Sql.instant(rs, "changed_at").orElseThrow()))
+                    : Optional.<DispatchPause>empty())
+        .flatMap(pause -> pause);
   }
 
+  static final SqlStatement SET =
+      SqlStatement.of(
+          "set_control",
+          """
+          INSERT INTO app_worker_controls (name, enabled, changed_by, reason, changed_at)
+          VALUES (?, ?, ?, ?, clock_timestamp())
+          ON CONFLICT (name) DO UPDATE
+          SET enabled = excluded.enabled, changed_by = excluded.changed_by,
+              reason = excluded.reason, changed_at = excluded.changed_at
+          """);
+
   private void set(boolean paused, String by, String reason) {
-    try (Connection connection = dataSource.getConnection();
-        PreparedStatement statement = connection.prepareStatement(SET)) {
-      statement.setString(1, DISPATCH_PAUSED);
-      statement.setBoolean(2, paused);
-      statement.setString(3, by);
-      statement.setString(4, reason);
-      statement.executeUpdate();
-    } catch (SQLException e) {
-      throw new LedgerException("could not change the dispatch pause: " + e.getMessage(), e);
-    }
+    sql.update(
+        SET,
+        p ->
+            p.text(DISPATCH_PAUSED) // name
+                .bool(paused) // enabled
+                .text(by) // changed_by
+                .text(reason)); // reason
   }
 
   private static String requireWho(String by) {

@@ -76,11 +76,13 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
       if (claim instanceof ClaimResult.NotAcquired notAcquired) {
         return fromCurrentState(notAcquired);
       }
-      lease = ((ClaimResult.Acquired) claim).lease();
-      OperationRow row = ledger.get(operationId);
-      request = new CreateRequest(row.model(), parseInput(row.requestJson()), operationId);
+      ClaimResult.Acquired acquired = (ClaimResult.Acquired) claim;
+      lease = acquired.lease();
+      request =
+          new CreateRequest(
+              acquired.model(), parseInput(acquired.requestJson().orElseThrow()), operationId);
       SpendingAllowance.Reservation reservation =
-          allowance.reserve(operationId, row.account(), row.model());
+          allowance.reserve(operationId, acquired.account(), acquired.model());
       if (!reservation.granted()) {
         ledger.release(lease);
         return new DispatchResult(

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.genace.model.NextAction;
 import com.genace.model.Phase;
+import com.genace.model.RemoteStatus;
 import com.genace.testing.DatabaseExtension;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
@@ -51,7 +51,7 @@ class LeaseClaimTest {
         }
       }
       // ...but the ledger's claim statement, run in that same transaction, uses wall time.
-      try (PreparedStatement claim = connection.prepareStatement(LedgerStatements.CLAIM)) {
+      try (PreparedStatement claim = connection.prepareStatement(Claims.CLAIM.sql())) {
         claim.setString(1, "op-1");
         claim.setString(2, "new-worker");
         claim.setString(3, "observe");
@@ -163,13 +163,80 @@ class LeaseClaimTest {
   }
 
   @Test
-  void claims_are_recorded_in_the_history() throws SQLException {
+  void claims_renewals_and_releases_change_no_state_and_leave_no_history_row() {
     fixtures.observing("op-1", "gen_1");
-    fixtures.claim("op-1", "worker-a", NextAction.OBSERVE);
+    Lease lease = fixtures.claim("op-1", "worker-a", NextAction.OBSERVE);
+    assertThat(ledger.renew(lease)).isInstanceOf(RenewResult.Renewed.class);
+    assertThat(ledger.release(lease)).isEqualTo(WriteResult.APPLIED);
 
     assertThat(ledger.history("op-1"))
         .extracting(TransitionRow::event)
-        .containsExactly("created", "claimed", "submitting", "accepted", "claimed");
+        .containsExactly("created", "submitting", "accepted");
+  }
+
+  @Test
+  void a_claim_is_not_blocked_by_the_same_owners_live_lease_and_fences_its_older_revision() {
+    fixtures.observing("op-1", "gen_1");
+    Lease first = fixtures.claim("op-1", "worker-a", NextAction.OBSERVE);
+
+    Lease second = fixtures.claim("op-1", "worker-a", NextAction.OBSERVE);
+
+    assertThat(second.revision()).isEqualTo(first.revision() + 1);
+    assertThat(ledger.renew(first)).isInstanceOf(RenewResult.Denied.class);
+    assertThat(ledger.recordSnapshot(first, RemoteStatus.RUNNING, "{\"s\":\"running\"}", null))
+        .isEqualTo(WriteResult.DENIED);
+    assertThat(ledger.get("op-1").remoteStatus()).isEmpty();
+    assertThat(ledger.recordSnapshot(second, RemoteStatus.RUNNING, "{\"s\":\"running\"}", null))
+        .isEqualTo(WriteResult.APPLIED);
+    // Another owner is still kept out by the live lease.
+    ClaimResult other = ledger.claim("op-1", "worker-b", NextAction.OBSERVE);
+    assertThat(other).isInstanceOf(ClaimResult.NotAcquired.class);
+    assertThat(((ClaimResult.NotAcquired) other).reason()).isEqualTo(ClaimResult.Reason.LEASED);
+  }
+
+  @Test
+  void the_same_owner_re_claiming_a_dispatch_it_may_have_sent_moves_it_to_review() {
+    Lease sending = fixtures.submitting("op-1");
+
+    ClaimResult again = ledger.claim("op-1", LedgerFixtures.WORKER, NextAction.DISPATCH);
+
+    assertThat(again)
+        .isEqualTo(new ClaimResult.MovedToReview("dispatch_interrupted", sending.revision() + 1));
+    assertThat(ledger.recordAccepted(sending, "gen_late")).isEqualTo(WriteResult.DENIED);
+    assertThat(ledger.get("op-1").phase()).isEqualTo(Phase.IN_REVIEW);
+  }
+
+  @Test
+  void a_dispatch_claim_returns_what_the_post_needs() {
+    assertThat(
+            ledger.create(new NewOperation("op-1", "image-v1", "{\"prompt\": \"a fox\"}", "acme")))
+        .isTrue();
+
+    ClaimResult.Acquired claim =
+        (ClaimResult.Acquired) ledger.claim("op-1", "worker-a", NextAction.DISPATCH);
+
+    assertThat(claim.model()).isEqualTo("image-v1");
+    assertThat(claim.account()).isEqualTo("acme");
+    assertThat(claim.requestJson()).contains("{\"prompt\": \"a fox\"}");
+    assertThat(claim.remoteJobId()).isEmpty();
+  }
+
+  @Test
+  void a_refused_claim_says_whether_another_owners_lease_is_live() {
+    fixtures.observing("op-1", "gen_1");
+    // A lease that is live by the database's clock, whatever this process's clock says.
+    fixtures.execute(
+        "UPDATE app_generation_operations SET lease_owner = 'worker-a',"
+            + " lease_until = clock_timestamp() + interval '1 hour' WHERE operation_id = ?",
+        "op-1");
+    assertThat(
+            ((ClaimResult.NotAcquired) ledger.claim("op-1", "worker-b", NextAction.OBSERVE))
+                .reason())
+        .isEqualTo(ClaimResult.Reason.LEASED);
+    assertThat(
+            ((ClaimResult.NotAcquired) ledger.claim("op-1", "worker-b", NextAction.DELIVER))
+                .reason())
+        .isEqualTo(ClaimResult.Reason.NOT_ELIGIBLE);
   }
 
   @Test

@@ -8,6 +8,7 @@ import com.genace.client.HttpGenaceClient;
 import com.genace.controls.WorkerControls;
 import com.genace.db.Database;
 import com.genace.db.DatabaseConfig;
+import com.genace.db.Sql;
 import com.genace.delivery.LocalDirectoryArtifactStore;
 import com.genace.ledger.Lease;
 import com.genace.ledger.LedgerStatistics;
@@ -107,10 +108,11 @@ public final class WorkerProcess implements AutoCloseable {
     this.metricsBridge = MicrometerBridge.start(metrics.registry(), openTelemetry);
     this.stubs = connect.apply(metrics.registry());
     this.database = Database.open(DatabaseConfig.of(config.databaseUrl()).withMaxPoolSize(20));
-    this.ledger = new OperationsLedger(database.dataSource(), config.leaseDuration());
-    this.controls = new WorkerControls(database.dataSource());
-    this.statistics = new LedgerStatistics(database.dataSource());
-    this.allowance = new DispatchAllowance(database.dataSource(), config.allowance());
+    Sql sql = new Sql(database.dataSource(), openTelemetry, metrics.statementStats());
+    this.ledger = new OperationsLedger(sql, config.leaseDuration(), metrics.ledgerStats());
+    this.controls = new WorkerControls(sql);
+    this.statistics = new LedgerStatistics(sql, STATISTICS_INTERVAL, config.workerId());
+    this.allowance = new DispatchAllowance(sql, config.allowance());
     this.genace =
         new HttpGenaceClient(
             GenaceClientConfig.of(config.genaceBaseUrl(), config.genaceApiKey())
