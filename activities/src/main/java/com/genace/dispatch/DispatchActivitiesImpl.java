@@ -13,7 +13,6 @@ import com.genace.ledger.Lease;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.WriteResult;
-import com.genace.model.NextAction;
 import io.micrometer.core.instrument.Metrics;
 import io.temporal.failure.ApplicationFailure;
 import java.util.Optional;
@@ -24,8 +23,9 @@ import org.slf4j.LoggerFactory;
  * Sends an operation's POST at most once per claim:
  *
  * <ol>
- *   <li>claim the dispatch lease (a {@code submitting} operation goes to review instead);
- *   <li>commit {@code submitting}; check the dispatch gate (pause, drain);
+ *   <li>claim the dispatch lease and commit {@code submitting} in one statement (a {@code
+ *       submitting} operation goes to review instead); reserve the allowance; check the dispatch
+ *       gate (pause, drain);
  *   <li>POST once; record the outcome under the same lease.
  * </ol>
  *
@@ -69,7 +69,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     Lease lease;
     CreateRequest request;
     try {
-      ClaimResult claim = ledger.claim(operationId, owner, NextAction.DISPATCH);
+      ClaimResult claim = ledger.claimToSubmit(operationId, owner);
       if (claim instanceof ClaimResult.MovedToReview moved) {
         return DispatchResult.of(DispatchOutcome.IN_REVIEW, moved.reviewReason());
       }
@@ -84,16 +84,12 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
       SpendingAllowance.Reservation reservation =
           allowance.reserve(operationId, acquired.account(), acquired.model());
       if (!reservation.granted()) {
-        ledger.release(lease);
+        ledger.recordNotSent(lease, "allowance", reservation.reason());
         return new DispatchResult(
             DispatchOutcome.ALLOWANCE_EXHAUSTED,
             null,
             reservation.reason(),
             DispatchAllowance.retryAfter().toMillis());
-      }
-      if (ledger.markSubmitting(lease) != WriteResult.APPLIED) {
-        allowance.settle(operationId, false);
-        return DispatchResult.of(DispatchOutcome.NOT_SENT, "dispatch lease lost before sending");
       }
       Optional<String> closed = gate.closedReason();
       if (closed.isPresent()) {

@@ -68,14 +68,65 @@ final class Claims {
                 .text(owner) // lease_owner
                 .text(action.wire()) // next_action
                 .interval(lease), // lease_until - clock_timestamp()
-        rs ->
-            new Claimed(
-                rs.getLong("revision"),
-                Sql.instant(rs, "lease_until").orElseThrow(),
-                Sql.text(rs, "remote_job_id"),
-                rs.getString("model"),
-                rs.getString("account"),
-                Sql.text(rs, "request")));
+        Claims::claimed);
+  }
+
+  /**
+   * A dispatch claim that also marks the operation {@code submitting} (the evidence that a POST may
+   * leave, committed before it does): the claim and the first state change of a dispatch in one
+   * statement. Eligibility and lease rules are {@link #CLAIM}'s for {@code dispatch}.
+   */
+  static final SqlStatement CLAIM_TO_SUBMIT =
+      SqlStatement.of(
+          "claim_to_submit",
+          """
+          WITH args AS (
+            SELECT ?::text AS operation_id, ?::text AS owner, ?::interval AS lease_length
+          ),
+          upd AS (
+            UPDATE app_generation_operations o
+            SET lease_owner = a.owner,
+                lease_until = clock_timestamp() + a.lease_length,
+                revision = o.revision + 1,
+                phase = 'submitting', submitting_since = clock_timestamp(),
+                dispatch_attempts = o.dispatch_attempts + 1,
+                dispatch_outcome = NULL, dispatch_detail = NULL, updated_at = clock_timestamp()
+            FROM args a
+            WHERE o.operation_id = a.operation_id
+              AND o.next_action = 'dispatch' AND o.phase = 'pending'
+              AND (o.lease_until IS NULL OR o.lease_until <= clock_timestamp()
+                   OR o.lease_owner = a.owner)
+            RETURNING o.operation_id, o.revision, o.lease_until, o.remote_job_id, o.model,
+                      o.account, o.request::text AS request
+          ),
+          log AS (
+            INSERT INTO app_generation_transitions
+                (operation_id, revision, owner, event, from_phase, to_phase, accepted, details)
+            SELECT upd.operation_id, upd.revision, a.owner, 'submitting', 'pending', 'submitting',
+                   true, '{}'::jsonb
+            FROM upd CROSS JOIN args a
+          )
+          SELECT revision, lease_until, remote_job_id, model, account, request FROM upd
+          """);
+
+  Optional<Claimed> claimToSubmit(String operationId, String owner, Duration lease) {
+    return sql.queryOne(
+        CLAIM_TO_SUBMIT,
+        p ->
+            p.text(operationId) // operation_id
+                .text(owner) // lease_owner
+                .interval(lease), // lease_until - clock_timestamp()
+        Claims::claimed);
+  }
+
+  private static Claimed claimed(ResultSet rs) throws SQLException {
+    return new Claimed(
+        rs.getLong("revision"),
+        Sql.instant(rs, "lease_until").orElseThrow(),
+        Sql.text(rs, "remote_job_id"),
+        rs.getString("model"),
+        rs.getString("account"),
+        Sql.text(rs, "request"));
   }
 
   /**

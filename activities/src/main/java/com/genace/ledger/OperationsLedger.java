@@ -138,7 +138,28 @@ public final class OperationsLedger {
       throw new IllegalArgumentException(
           "action must be one of dispatch, observe, deliver, reconcile");
     }
-    Optional<Claims.Claimed> claimed = claims.claim(operationId, owner, action, leaseDuration);
+    return acquiredOrRefused(
+        operationId, owner, action, claims.claim(operationId, owner, action, leaseDuration));
+  }
+
+  /**
+   * Dispatch: {@link #claim} for {@code dispatch} and {@link #markSubmitting} in one statement, for
+   * a dispatcher that sends its POST right after. Once acquired the operation is {@code
+   * submitting}: if the POST does not leave after all (allowance, pause), record that with {@link
+   * #recordNotSent}. Refusals are {@link #claim}'s.
+   */
+  public ClaimResult claimToSubmit(String operationId, String owner) {
+    Identifiers.requireOperationId(operationId);
+    Identifiers.requireOwner(owner);
+    Optional<Claims.Claimed> claimed = claims.claimToSubmit(operationId, owner, leaseDuration);
+    if (claimed.isPresent()) {
+      stats.transition("submitting");
+    }
+    return acquiredOrRefused(operationId, owner, NextAction.DISPATCH, claimed);
+  }
+
+  private ClaimResult acquiredOrRefused(
+      String operationId, String owner, NextAction action, Optional<Claims.Claimed> claimed) {
     if (claimed.isPresent()) {
       Claims.Claimed c = claimed.get();
       Lease lease = new Lease(operationId, owner, c.revision(), action, c.leaseUntil());

@@ -222,6 +222,44 @@ class LeaseClaimTest {
   }
 
   @Test
+  void claim_to_submit_takes_the_dispatch_lease_and_commits_submitting_in_one_write() {
+    fixtures.pending("op-1");
+
+    ClaimResult.Acquired claim = (ClaimResult.Acquired) ledger.claimToSubmit("op-1", "worker-a");
+
+    assertThat(claim.lease().action()).isEqualTo(NextAction.DISPATCH);
+    assertThat(claim.requestJson()).contains("{\"prompt\": \"a fox\"}");
+    OperationRow row = ledger.get("op-1");
+    assertThat(row.phase()).isEqualTo(Phase.SUBMITTING);
+    assertThat(row.submittingSince()).isPresent();
+    assertThat(row.dispatchAttempts()).isEqualTo(1);
+    assertThat(ledger.history("op-1"))
+        .extracting(TransitionRow::event, TransitionRow::revision)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("created", 0L),
+            org.assertj.core.groups.Tuple.tuple("submitting", claim.lease().revision()));
+    // Another dispatcher is kept out while the lease lives, and diverted to review after.
+    assertThat(((ClaimResult.NotAcquired) ledger.claimToSubmit("op-1", "worker-b")).reason())
+        .isEqualTo(ClaimResult.Reason.LEASED);
+    fixtures.expireLease("op-1");
+    assertThat(ledger.claimToSubmit("op-1", "worker-b"))
+        .isEqualTo(
+            new ClaimResult.MovedToReview("dispatch_interrupted", claim.lease().revision() + 1));
+    assertThat(ledger.recordAccepted(claim.lease(), "gen_late")).isEqualTo(WriteResult.DENIED);
+  }
+
+  @Test
+  void claim_to_submit_refuses_an_operation_that_is_not_pending() {
+    fixtures.observing("op-1", "gen_1");
+
+    ClaimResult result = ledger.claimToSubmit("op-1", "worker-a");
+
+    assertThat(((ClaimResult.NotAcquired) result).reason())
+        .isEqualTo(ClaimResult.Reason.NOT_ELIGIBLE);
+    assertThat(ledger.get("op-1").phase()).isEqualTo(Phase.OBSERVING);
+  }
+
+  @Test
   void a_refused_claim_says_whether_another_owners_lease_is_live() {
     fixtures.observing("op-1", "gen_1");
     // A lease that is live by the database's clock, whatever this process's clock says.
