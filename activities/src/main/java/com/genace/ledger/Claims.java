@@ -132,9 +132,11 @@ final class Claims {
   /**
    * Runs when a claim acquired nothing. An operation that a POST may have left ({@code submitting}
    * under a dispatch claim) or an observation without a remote job id goes to review under a new
-   * revision, never back to dispatch or observation; its lease must be free, expired or the
-   * claimer's own. Otherwise the statement returns the row as it stands and whether another owner's
-   * lease on this action is still live, by the database's clock.
+   * revision, never back to dispatch or observation. A {@code submitting} operation goes only once
+   * its lease is free or expired, even for the same owner: its POST may still be in flight in this
+   * very process, and its answer (a remote job id) must not be fenced out. Otherwise the statement
+   * returns the row as it stands and whether a lease on this action is still live, by the
+   * database's clock.
    */
   static final SqlStatement EXPLAIN_OR_DIVERT =
       SqlStatement.of(
@@ -159,7 +161,7 @@ final class Claims {
             FROM args a
             WHERE o.operation_id = a.operation_id
               AND (o.lease_until IS NULL OR o.lease_until <= clock_timestamp()
-                   OR o.lease_owner = a.owner)
+                   OR (a.action = 'observe' AND o.lease_owner = a.owner))
               AND ((a.action = 'dispatch' AND o.phase = 'submitting')
                    OR (a.action = 'observe' AND o.next_action = 'observe'
                        AND btrim(coalesce(o.remote_job_id, '')) = ''))
@@ -174,8 +176,7 @@ final class Claims {
             FROM div CROSS JOIN args a
           )
           SELECT o.*, div.revision AS diverted_revision, div.review_reason AS diverted_reason,
-                 (o.next_action = a.action AND o.lease_until > clock_timestamp()
-                  AND o.lease_owner IS DISTINCT FROM a.owner) AS leased
+                 (o.next_action = a.action AND o.lease_until > clock_timestamp()) AS leased
           FROM app_generation_operations o
           JOIN args a ON o.operation_id = a.operation_id
           LEFT JOIN div ON true

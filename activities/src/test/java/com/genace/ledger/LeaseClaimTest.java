@@ -16,7 +16,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The seed's claim acceptance tests, run against a real PostgreSQL. */
+/**
+ * Claiming a lease, against a real PostgreSQL: wall-clock expiry inside a transaction, missing or
+ * blank remote ids, the wrong action, live and released leases, takeover of a dispatch that may
+ * have sent its POST, and the same owner claiming again.
+ */
 @ExtendWith(DatabaseExtension.class)
 class LeaseClaimTest {
 
@@ -195,15 +199,15 @@ class LeaseClaimTest {
   }
 
   @Test
-  void the_same_owner_re_claiming_a_dispatch_it_may_have_sent_moves_it_to_review() {
+  void the_same_owner_waits_out_its_own_submitting_lease_so_a_late_answer_is_kept() {
     Lease sending = fixtures.submitting("op-1");
 
     ClaimResult again = ledger.claim("op-1", LedgerFixtures.WORKER, NextAction.DISPATCH);
 
-    assertThat(again)
-        .isEqualTo(new ClaimResult.MovedToReview("dispatch_interrupted", sending.revision() + 1));
-    assertThat(ledger.recordAccepted(sending, "gen_late")).isEqualTo(WriteResult.DENIED);
-    assertThat(ledger.get("op-1").phase()).isEqualTo(Phase.IN_REVIEW);
+    assertThat(((ClaimResult.NotAcquired) again).reason()).isEqualTo(ClaimResult.Reason.LEASED);
+    assertThat(ledger.get("op-1").phase()).isEqualTo(Phase.SUBMITTING);
+    assertThat(ledger.recordAccepted(sending, "gen_late")).isEqualTo(WriteResult.APPLIED);
+    assertThat(ledger.get("op-1").remoteJobId()).contains("gen_late");
   }
 
   @Test
