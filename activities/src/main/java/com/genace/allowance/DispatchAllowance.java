@@ -64,6 +64,11 @@ public final class DispatchAllowance implements SpendingAllowance {
   }
 
   @Override
+  public boolean limited() {
+    return !unlimited();
+  }
+
+  @Override
   public Reservation reserve(String operationId, String account, String model) {
     if (unlimited()) {
       return new Reservation(true, "unlimited");

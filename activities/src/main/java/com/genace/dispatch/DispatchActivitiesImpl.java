@@ -13,6 +13,7 @@ import com.genace.ledger.Lease;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.WriteResult;
+import com.genace.model.NextAction;
 import io.micrometer.core.instrument.Metrics;
 import io.temporal.failure.ApplicationFailure;
 import java.util.Optional;
@@ -23,9 +24,9 @@ import org.slf4j.LoggerFactory;
  * Sends an operation's POST at most once per claim:
  *
  * <ol>
- *   <li>claim the dispatch lease and commit {@code submitting} in one statement (a {@code
- *       submitting} operation goes to review instead); reserve the allowance; check the dispatch
- *       gate (pause, drain);
+ *   <li>claim the dispatch lease (a {@code submitting} operation goes to review instead); reserve
+ *       the allowance if there is one; commit {@code submitting} (with no allowance, in the claim's
+ *       own statement); check the dispatch gate (pause, drain);
  *   <li>POST once; record the outcome under the same lease.
  * </ol>
  *
@@ -69,7 +70,14 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     Lease lease;
     CreateRequest request;
     try {
-      ClaimResult claim = ledger.claimToSubmit(operationId, owner);
+      // With no allowance to consult, nothing but the gate stands between claim and POST: claim
+      // and commit submitting in one statement. Otherwise the operation stays pending while the
+      // allowance decides, so that waiting for credits never looks like a dispatch attempt.
+      boolean submitAtOnce = !allowance.limited();
+      ClaimResult claim =
+          submitAtOnce
+              ? ledger.claimToSubmit(operationId, owner)
+              : ledger.claim(operationId, owner, NextAction.DISPATCH);
       if (claim instanceof ClaimResult.MovedToReview moved) {
         return DispatchResult.of(DispatchOutcome.IN_REVIEW, moved.reviewReason());
       }
@@ -84,12 +92,16 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
       SpendingAllowance.Reservation reservation =
           allowance.reserve(operationId, acquired.account(), acquired.model());
       if (!reservation.granted()) {
-        ledger.recordNotSent(lease, "allowance", reservation.reason());
+        ledger.release(lease);
         return new DispatchResult(
             DispatchOutcome.ALLOWANCE_EXHAUSTED,
             null,
             reservation.reason(),
             DispatchAllowance.retryAfter().toMillis());
+      }
+      if (!submitAtOnce && ledger.markSubmitting(lease) != WriteResult.APPLIED) {
+        allowance.settle(operationId, false);
+        return DispatchResult.of(DispatchOutcome.NOT_SENT, "dispatch lease lost before sending");
       }
       Optional<String> closed = gate.closedReason();
       if (closed.isPresent()) {
