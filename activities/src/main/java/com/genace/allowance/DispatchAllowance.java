@@ -1,201 +1,347 @@
 package com.genace.allowance;
 
-import com.genace.ledger.LedgerException;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
+import com.genace.db.Sql;
+import com.genace.db.SqlStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
  * Reserves a dispatch's credits in PostgreSQL before its POST, and settles the reservation with the
- * outcome. Reservations from every worker are serialized by one transaction-scoped advisory lock,
- * held for two short statements and never across a network call:
+ * outcome. Limits apply per scope: the fleet ({@code *}) and each account ({@code account:NAME}). A
+ * reservation is one short transaction, never held across a network call:
  *
  * <ol>
- *   <li>take the lock;
- *   <li>in one statement, sum the credits reserved or spent in the window and count the dispatches
- *       in flight (globally and for the account), and insert the reservation only if it fits.
+ *   <li>lock the counter rows of the scopes that have a limit, and only those: with no fleet-wide
+ *       limit, accounts never wait for each other; with no limit at all, nothing runs;
+ *   <li>in one statement (a fresh snapshot, so every reservation committed by an earlier holder of
+ *       the lock is seen): void this operation's earlier reservation, count the dispatches in
+ *       flight, compare the counters with the limits, insert the reservation and add its credits if
+ *       it fits.
  * </ol>
  *
- * A reservation counts as in flight only while its operation can still be sending ({@code pending}
- * or {@code submitting}), so a worker that crashed before settling does not hold the cap.
+ * <p>Credits are kept in a counter per scope and window, so a reservation costs the same at any
+ * history. A scope's window starts with its first reservation after the previous window ended. A
+ * reservation counts as in flight only while its operation can still be sending ({@code pending} or
+ * {@code submitting}), so a worker that crashed before settling does not hold the cap; the
+ * in-flight index holds only unsettled reservations.
  */
 public final class DispatchAllowance implements SpendingAllowance {
 
   /** Current use, for the status document. */
   public record Usage(long creditsInWindow, long inFlight, AllowancePolicy policy) {}
 
-  private static final long LOCK_KEY = 0x67656e61L; // "gena": one lock for all reservations
+  static final String FLEET = "*";
 
-  private static final String RESERVE =
-      """
-      WITH args AS (
-        SELECT ?::text AS operation_id, ?::text AS account, ?::bigint AS credits,
-               ?::interval AS window_length, ?::bigint AS global_credits,
-               ?::bigint AS account_credits, ?::int AS global_in_flight, ?::int AS account_in_flight
-      ),
-      used AS (
-        SELECT
-          coalesce(sum(r.credits) FILTER (WHERE r.state <> 'released'
-              AND r.reserved_at > clock_timestamp() - a.window_length), 0) AS global_credits,
-          coalesce(sum(r.credits) FILTER (WHERE r.state <> 'released' AND r.account = a.account
-              AND r.reserved_at > clock_timestamp() - a.window_length), 0) AS account_credits,
-          count(*) FILTER (WHERE r.state = 'in_flight'
-              AND o.phase IN ('pending', 'submitting')) AS global_in_flight,
-          count(*) FILTER (WHERE r.state = 'in_flight' AND r.account = a.account
-              AND o.phase IN ('pending', 'submitting')) AS account_in_flight
-        FROM args a
-        LEFT JOIN app_dispatch_reservations r ON true
-        LEFT JOIN app_generation_operations o ON o.operation_id = r.operation_id
-        GROUP BY a.window_length
-      ),
-      ins AS (
-        INSERT INTO app_dispatch_reservations (operation_id, account, credits, state)
-        SELECT a.operation_id, a.account, a.credits, 'in_flight'
-        FROM args a, used u
-        WHERE u.global_credits + a.credits <= a.global_credits
-          AND u.account_credits + a.credits <= a.account_credits
-          AND u.global_in_flight < a.global_in_flight
-          AND u.account_in_flight < a.account_in_flight
-        RETURNING id
-      )
-      SELECT (SELECT count(*) FROM ins) AS granted, u.*, a.global_credits AS global_limit,
-             a.account_credits AS account_limit, a.global_in_flight AS global_cap,
-             a.account_in_flight AS account_cap
-      FROM used u, args a
-      """;
-
-  /** A reservation left in flight by an earlier attempt of the same operation is void now. */
-  private static final String RELEASE_STALE =
-      """
-      UPDATE app_dispatch_reservations SET state = 'released', settled_at = clock_timestamp()
-      WHERE operation_id = ? AND state = 'in_flight'
-      """;
-
-  private static final String SETTLE =
-      """
-      UPDATE app_dispatch_reservations SET state = ?, settled_at = clock_timestamp()
-      WHERE operation_id = ? AND state = 'in_flight'
-      """;
-
-  private static final String USAGE =
-      """
-      SELECT
-        coalesce(sum(r.credits) FILTER (WHERE r.state <> 'released'
-            AND r.reserved_at > clock_timestamp() - ?::interval), 0) AS credits,
-        count(*) FILTER (WHERE r.state = 'in_flight'
-            AND o.phase IN ('pending', 'submitting')) AS in_flight
-      FROM app_dispatch_reservations r
-      JOIN app_generation_operations o ON o.operation_id = r.operation_id
-      """;
-
-  private final DataSource dataSource;
+  private final Sql sql;
   private final AllowancePolicy policy;
+  private final boolean fleetLimited;
+  private final boolean accountLimited;
 
   public DispatchAllowance(DataSource dataSource, AllowancePolicy policy) {
-    this.dataSource = dataSource;
+    this(Sql.of(dataSource), policy);
+  }
+
+  public DispatchAllowance(Sql sql, AllowancePolicy policy) {
+    this.sql = sql.as("allowance", AllowanceException::of);
     this.policy = policy;
+    this.fleetLimited =
+        policy.globalCredits() < Long.MAX_VALUE || policy.globalMaxInFlight() < Integer.MAX_VALUE;
+    this.accountLimited =
+        policy.accountCredits() < Long.MAX_VALUE || policy.accountMaxInFlight() < Integer.MAX_VALUE;
   }
 
   public AllowancePolicy policy() {
     return policy;
   }
 
+  private boolean unlimited() {
+    return !fleetLimited && !accountLimited;
+  }
+
+  @Override
+  public boolean limited() {
+    return !unlimited();
+  }
+
   @Override
   public Reservation reserve(String operationId, String account, String model) {
+    if (unlimited()) {
+      return new Reservation(true, "unlimited");
+    }
     long credits = policy.costOf(model);
-    try (Connection connection = dataSource.getConnection()) {
-      connection.setAutoCommit(false);
-      try (PreparedStatement lock = connection.prepareStatement("SELECT pg_advisory_xact_lock(?)");
-          PreparedStatement stale = connection.prepareStatement(RELEASE_STALE);
-          PreparedStatement reserve = connection.prepareStatement(RESERVE)) {
-        lock.setLong(1, LOCK_KEY);
-        lock.execute();
-        stale.setString(1, operationId);
-        stale.executeUpdate();
-        reserve.setString(1, operationId);
-        reserve.setString(2, account);
-        reserve.setLong(3, credits);
-        reserve.setString(4, policy.window().toMillis() + " milliseconds");
-        reserve.setLong(5, policy.globalCredits());
-        reserve.setLong(6, policy.accountCredits());
-        reserve.setInt(7, policy.globalMaxInFlight());
-        reserve.setInt(8, policy.accountMaxInFlight());
-        Reservation reservation;
-        try (ResultSet rs = reserve.executeQuery()) {
-          rs.next();
-          reservation = describe(rs, account, credits);
-        }
-        connection.commit();
-        return reservation;
-      } catch (SQLException e) {
-        connection.rollback();
-        throw e;
-      }
-    } catch (SQLException e) {
-      throw new LedgerException("could not reserve the dispatch allowance: " + e.getMessage(), e);
+    String fleetScope = fleetLimited ? FLEET : null;
+    String accountScope = accountLimited ? accountScope(account) : null;
+    int scopes = (fleetLimited ? 1 : 0) + (accountLimited ? 1 : 0);
+    return sql.inTransaction(
+        RESERVE,
+        tx -> {
+          if (lock(tx, fleetScope, accountScope) < scopes) {
+            tx.update(CREATE_SCOPES, p -> p.text(fleetScope).text(accountScope));
+            lock(tx, fleetScope, accountScope);
+          }
+          Map<String, ScopeUse> uses = new HashMap<>();
+          boolean[] granted = {false};
+          tx.query(
+              RESERVE,
+              p ->
+                  p.text(operationId) // reservations.operation_id
+                      .text(account) // reservations.account
+                      .bigint(credits) // reservations.credits
+                      .text(fleetScope) // counters.scope, fleet
+                      .text(accountScope) // counters.scope, account
+                      .interval(policy.window()) // counters.window_start + window
+                      .bigint(policy.globalCredits())
+                      .bigint(policy.accountCredits())
+                      .integer(policy.globalMaxInFlight())
+                      .integer(policy.accountMaxInFlight()),
+              rs -> {
+                granted[0] = rs.getBoolean("granted");
+                return uses.put(rs.getString("scope"), ScopeUse.read(rs));
+              });
+          return describe(granted[0], uses, account, credits);
+        });
+  }
+
+  /** Locks the limited scopes' counter rows, fleet first: returns how many exist. */
+  static final SqlStatement LOCK_SCOPES =
+      SqlStatement.of(
+          "lock_scopes",
+          """
+          SELECT count(*) FROM (
+            SELECT scope FROM app_allowance_counters WHERE scope IN (?, ?)
+            ORDER BY scope FOR UPDATE
+          ) locked
+          """);
+
+  private static long lock(Sql tx, String fleetScope, String accountScope) {
+    return tx.queryExactlyOne(
+        LOCK_SCOPES,
+        p ->
+            p.text(fleetScope) // scope
+                .text(accountScope), // scope
+        rs -> rs.getLong(1));
+  }
+
+  /** A scope's first reservation creates its counter row. */
+  static final SqlStatement CREATE_SCOPES =
+      SqlStatement.of(
+          "create_scopes",
+          """
+          INSERT INTO app_allowance_counters (scope, window_start, credits)
+          SELECT scope, clock_timestamp(), 0 FROM (VALUES (?), (?)) AS v(scope)
+          WHERE scope IS NOT NULL ORDER BY scope
+          ON CONFLICT (scope) DO NOTHING
+          """);
+
+  /**
+   * Runs with the scopes' rows locked. One row per limited scope: what it has used (this
+   * operation's earlier reservation, now void, excluded) and whether the reservation was granted.
+   */
+  static final SqlStatement RESERVE =
+      SqlStatement.of(
+          "reserve",
+          """
+          WITH args AS (
+            SELECT ?::text AS operation_id, ?::text AS account, ?::bigint AS credits,
+                   ?::text AS fleet_scope, ?::text AS account_scope,
+                   ?::interval AS window_length,
+                   ?::bigint AS fleet_credits, ?::bigint AS account_credits,
+                   ?::int AS fleet_in_flight, ?::int AS account_in_flight
+          ),
+          stale AS (
+            UPDATE app_dispatch_reservations r
+            SET state = 'released', settled_at = clock_timestamp()
+            FROM args a
+            WHERE r.operation_id = a.operation_id AND r.state = 'in_flight'
+            RETURNING r.credits, r.reserved_at
+          ),
+          orphans AS (
+            UPDATE app_dispatch_reservations r
+            SET state = 'spent', settled_at = clock_timestamp()
+            WHERE r.id IN (
+              SELECT r2.id
+              FROM app_dispatch_reservations r2
+              JOIN app_generation_operations o ON o.operation_id = r2.operation_id
+              CROSS JOIN args a
+              WHERE r2.state = 'in_flight' AND r2.operation_id <> a.operation_id
+                AND o.phase NOT IN ('pending', 'submitting')
+                AND (a.fleet_scope IS NOT NULL OR r2.account = a.account)
+              FOR UPDATE OF r2 SKIP LOCKED)
+          ),
+          used AS (
+            SELECT c.scope,
+                   c.window_start > clock_timestamp() - a.window_length AS current_window,
+                   CASE WHEN c.window_start > clock_timestamp() - a.window_length
+                        THEN greatest(0, c.credits - coalesce(
+                               (SELECT sum(s.credits) FROM stale s
+                                WHERE s.reserved_at >= c.window_start), 0))
+                        ELSE 0 END AS credits,
+                   (SELECT count(*)
+                    FROM app_dispatch_reservations r
+                    JOIN app_generation_operations o ON o.operation_id = r.operation_id
+                    WHERE r.state = 'in_flight' AND r.operation_id <> a.operation_id
+                      AND o.phase IN ('pending', 'submitting')
+                      AND (c.scope = a.fleet_scope OR r.account = a.account)) AS in_flight,
+                   CASE WHEN c.scope = a.fleet_scope THEN a.fleet_credits
+                        ELSE a.account_credits END AS credit_limit,
+                   CASE WHEN c.scope = a.fleet_scope THEN a.fleet_in_flight
+                        ELSE a.account_in_flight END AS in_flight_cap
+            FROM app_allowance_counters c CROSS JOIN args a
+            WHERE c.scope IN (a.fleet_scope, a.account_scope)
+          ),
+          verdict AS (
+            SELECT bool_and(u.credits + a.credits <= u.credit_limit
+                            AND u.in_flight < u.in_flight_cap) AS granted
+            FROM used u CROSS JOIN args a
+          ),
+          ins AS (
+            INSERT INTO app_dispatch_reservations (operation_id, account, credits, state)
+            SELECT a.operation_id, a.account, a.credits, 'in_flight'
+            FROM args a CROSS JOIN verdict v WHERE v.granted
+          ),
+          counted AS (
+            UPDATE app_allowance_counters c
+            SET window_start = CASE WHEN u.current_window THEN c.window_start
+                                    ELSE clock_timestamp() END,
+                credits = u.credits + CASE WHEN v.granted THEN a.credits ELSE 0 END
+            FROM used u CROSS JOIN verdict v CROSS JOIN args a
+            WHERE c.scope = u.scope
+          )
+          SELECT v.granted, u.scope, u.credits, u.in_flight, u.credit_limit, u.in_flight_cap
+          FROM used u CROSS JOIN verdict v
+          """);
+
+  private record ScopeUse(long credits, long inFlight, long creditLimit, long inFlightCap) {
+    static ScopeUse read(ResultSet rs) throws SQLException {
+      return new ScopeUse(
+          rs.getLong("credits"),
+          rs.getLong("in_flight"),
+          rs.getLong("credit_limit"),
+          rs.getLong("in_flight_cap"));
     }
   }
 
-  private static Reservation describe(ResultSet rs, String account, long credits)
-      throws SQLException {
-    if (rs.getLong("granted") == 1) {
+  private static Reservation describe(
+      boolean granted, Map<String, ScopeUse> uses, String account, long credits) {
+    if (granted) {
       return new Reservation(true, "reserved " + credits + " credit(s)");
     }
-    if (rs.getLong("global_in_flight") >= rs.getLong("global_cap")) {
+    Optional<ScopeUse> fleet = Optional.ofNullable(uses.get(FLEET));
+    Optional<ScopeUse> own = Optional.ofNullable(uses.get(accountScope(account)));
+    if (fleet.isPresent() && fleet.get().inFlight() >= fleet.get().inFlightCap()) {
       return new Reservation(
-          false, "allowance: " + rs.getLong("global_cap") + " dispatch(es) in flight fleet-wide");
+          false, "allowance: " + fleet.get().inFlightCap() + " dispatch(es) in flight fleet-wide");
     }
-    if (rs.getLong("account_in_flight") >= rs.getLong("account_cap")) {
+    if (own.isPresent() && own.get().inFlight() >= own.get().inFlightCap()) {
       return new Reservation(
           false,
-          "allowance: " + rs.getLong("account_cap") + " dispatch(es) in flight for " + account);
+          "allowance: " + own.get().inFlightCap() + " dispatch(es) in flight for " + account);
     }
-    if (rs.getLong("global_credits") + credits > rs.getLong("global_limit")) {
+    if (fleet.isPresent() && fleet.get().credits() + credits > fleet.get().creditLimit()) {
       return new Reservation(
           false,
           "allowance: "
-              + rs.getLong("global_credits")
+              + fleet.get().credits()
               + " of "
-              + rs.getLong("global_limit")
+              + fleet.get().creditLimit()
               + " credits used in the window");
     }
+    ScopeUse use = own.orElseThrow();
     return new Reservation(
         false,
         "allowance: "
-            + rs.getLong("account_credits")
+            + use.credits()
             + " of "
-            + rs.getLong("account_limit")
+            + use.creditLimit()
             + " credits used by "
             + account
             + " in the window");
   }
 
-  @Override
-  public void settle(String operationId, boolean spent) {
-    try (Connection connection = dataSource.getConnection();
-        PreparedStatement statement = connection.prepareStatement(SETTLE)) {
-      statement.setString(1, spent ? "spent" : "released");
-      statement.setString(2, operationId);
-      statement.executeUpdate();
-    } catch (SQLException e) {
-      throw new LedgerException("could not settle the dispatch allowance: " + e.getMessage(), e);
-    }
+  private static String accountScope(String account) {
+    return "account:" + account;
   }
 
-  public Usage usage() {
-    try (Connection connection = dataSource.getConnection();
-        PreparedStatement statement = connection.prepareStatement(USAGE)) {
-      statement.setString(1, policy.window().toMillis() + " milliseconds");
-      try (ResultSet rs = statement.executeQuery()) {
-        rs.next();
-        return new Usage(rs.getLong("credits"), rs.getLong("in_flight"), policy);
-      }
-    } catch (SQLException e) {
-      throw new LedgerException("could not read the dispatch allowance: " + e.getMessage(), e);
+  /**
+   * Settles the operation's open reservation. Released credits go back to their scopes if the
+   * window they were reserved in is still the current one.
+   */
+  static final SqlStatement SETTLE =
+      SqlStatement.of(
+          "settle",
+          """
+          WITH args AS (
+            SELECT ?::text AS operation_id, ?::boolean AS spent, ?::interval AS window_length
+          ),
+          settled AS (
+            UPDATE app_dispatch_reservations r
+            SET state = CASE WHEN a.spent THEN 'spent' ELSE 'released' END,
+                settled_at = clock_timestamp()
+            FROM args a
+            WHERE r.operation_id = a.operation_id AND r.state = 'in_flight'
+            RETURNING r.account, r.credits, r.reserved_at
+          ),
+          refund AS (
+            UPDATE app_allowance_counters c
+            SET credits = greatest(0, c.credits - s.credits)
+            FROM settled s CROSS JOIN args a
+            WHERE NOT a.spent
+              AND c.scope IN ('*', 'account:' || s.account)
+              AND c.window_start <= s.reserved_at
+              AND c.window_start > clock_timestamp() - a.window_length
+          )
+          SELECT count(*) FROM settled
+          """);
+
+  @Override
+  public void settle(String operationId, boolean spent) {
+    if (unlimited()) {
+      return;
     }
+    sql.queryExactlyOne(
+        SETTLE,
+        p ->
+            p.text(operationId) // reservations.operation_id
+                .bool(spent) // reservations.state: spent or released
+                .interval(policy.window()), // counters.window_start + window
+        rs -> rs.getLong(1));
+  }
+
+  /**
+   * Credits used in the current window (the fleet's counter, or the sum of the accounts' when only
+   * accounts have limits) and the dispatches in flight, by the in-flight index.
+   */
+  static final SqlStatement USAGE =
+      SqlStatement.of(
+          "usage",
+          """
+          WITH args AS (SELECT ?::interval AS window_length, ?::boolean AS fleet_limited)
+          SELECT
+            (SELECT coalesce(sum(c.credits), 0) FROM app_allowance_counters c
+             WHERE c.window_start > clock_timestamp() - a.window_length
+               AND (c.scope = '*') = a.fleet_limited) AS credits,
+            (SELECT count(*) FROM app_dispatch_reservations r
+             JOIN app_generation_operations o ON o.operation_id = r.operation_id
+             WHERE r.state = 'in_flight' AND o.phase IN ('pending', 'submitting')) AS in_flight
+          FROM args a
+          """);
+
+  /** Current use; an unlimited allowance keeps no books, so it reports none. */
+  public Usage usage() {
+    if (unlimited()) {
+      return new Usage(0, 0, policy);
+    }
+    return sql.queryExactlyOne(
+        USAGE,
+        p ->
+            p.interval(policy.window()) // counters.window_start + window
+                .bool(fleetLimited), // counters.scope = '*'
+        rs -> new Usage(rs.getLong("credits"), rs.getLong("in_flight"), policy));
   }
 
   /** How long to wait before asking again after a refusal. */

@@ -16,7 +16,20 @@ public interface SpendingAllowance {
 
         @Override
         public void settle(String operationId, boolean spent) {}
+
+        @Override
+        public boolean limited() {
+          return false;
+        }
       };
+
+  /**
+   * Whether {@link #reserve} can refuse; when not, a dispatcher may mark an operation submitting
+   * before asking.
+   */
+  default boolean limited() {
+    return true;
+  }
 
   /** Reserves the estimated credits of one dispatch, if they fit the allowance. */
   Reservation reserve(String operationId, String account, String model);

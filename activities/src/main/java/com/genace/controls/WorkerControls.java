@@ -1,11 +1,7 @@
 package com.genace.controls;
 
-import com.genace.ledger.LedgerException;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.time.OffsetDateTime;
+import com.genace.db.Sql;
+import com.genace.db.SqlStatement;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -18,42 +14,14 @@ public final class WorkerControls {
 
   static final String DISPATCH_PAUSED = "dispatch_paused";
 
-  private static final String SET =
-      """
-      INSERT INTO app_worker_controls (name, enabled, changed_by, reason, changed_at)
-      VALUES (?, ?, ?, ?, clock_timestamp())
-      ON CONFLICT (name) DO UPDATE
-      SET enabled = excluded.enabled, changed_by = excluded.changed_by,
-          reason = excluded.reason, changed_at = excluded.changed_at
-      """;
-
-  private static final String GET =
-      "SELECT enabled, changed_by, reason, changed_at FROM app_worker_controls WHERE name = ?";
-
-  /** Pauses only a running dispatch: a pause already in place (and its reason) stays. */
-  private static final String PAUSE_IF_RUNNING =
-      """
-      INSERT INTO app_worker_controls (name, enabled, changed_by, reason, changed_at)
-      VALUES (?, true, ?, ?, clock_timestamp())
-      ON CONFLICT (name) DO UPDATE
-      SET enabled = true, changed_by = excluded.changed_by,
-          reason = excluded.reason, changed_at = excluded.changed_at
-      WHERE NOT app_worker_controls.enabled
-      """;
-
-  /** Resumes only the very pause that was read: one set in between stays. */
-  private static final String RESUME_IF_UNCHANGED =
-      """
-      UPDATE app_worker_controls
-      SET enabled = false, changed_by = ?, reason = ?, changed_at = clock_timestamp()
-      WHERE name = ? AND enabled
-        AND changed_by = ? AND reason IS NOT DISTINCT FROM ? AND changed_at = ?
-      """;
-
-  private final DataSource dataSource;
+  private final Sql sql;
 
   public WorkerControls(DataSource dataSource) {
-    this.dataSource = dataSource;
+    this(Sql.of(dataSource));
+  }
+
+  public WorkerControls(Sql sql) {
+    this.sql = sql.as("controls", ControlsException::of);
   }
 
   /** Stops every worker from sending new POSTs until {@link #resumeDispatch}. */
@@ -65,25 +33,39 @@ public final class WorkerControls {
     set(false, requireWho(by), reason);
   }
 
+  static final SqlStatement GET =
+      SqlStatement.of(
+          "get_control",
+          "SELECT enabled, changed_by, reason, changed_at FROM app_worker_controls WHERE name = ?");
+
   /** The current fleet-wide pause, if any. */
   public Optional<DispatchPause> dispatchPause() {
-    try (Connection connection = dataSource.getConnection();
-        PreparedStatement statement = connection.prepareStatement(GET)) {
-      statement.setString(1, DISPATCH_PAUSED);
-      try (ResultSet rs = statement.executeQuery()) {
-        if (!rs.next() || !rs.getBoolean("enabled")) {
-          return Optional.empty();
-        }
-        return Optional.of(
-            new DispatchPause(
-                rs.getString("changed_by"),
-                rs.getString("reason"),
-                rs.getObject("changed_at", OffsetDateTime.class).toInstant()));
-      }
-    } catch (SQLException e) {
-      throw new LedgerException("could not read the dispatch pause: " + e.getMessage(), e);
-    }
+    return sql.queryOne(
+            GET,
+            p -> p.text(DISPATCH_PAUSED), // name
+            rs ->
+                rs.getBoolean("enabled")
+                    ? Optional.of(
+                        new DispatchPause(
+                            rs.getString("changed_by"),
+                            rs.getString("reason"),
+                            Sql.instant(rs, "changed_at").orElseThrow()))
+                    : Optional.<DispatchPause>empty())
+        .flatMap(pause -> pause);
   }
+
+  /** Pauses only a running dispatch: a pause already in place (and its reason) stays. */
+  static final SqlStatement PAUSE_IF_RUNNING =
+      SqlStatement.of(
+          "pause_control_if_running",
+          """
+          INSERT INTO app_worker_controls (name, enabled, changed_by, reason, changed_at)
+          VALUES (?, true, ?, ?, clock_timestamp())
+          ON CONFLICT (name) DO UPDATE
+          SET enabled = true, changed_by = excluded.changed_by,
+              reason = excluded.reason, changed_at = excluded.changed_at
+          WHERE NOT app_worker_controls.enabled
+          """);
 
   /**
    * Pauses dispatch fleet-wide unless it is paused already, in one statement.
@@ -91,8 +73,26 @@ public final class WorkerControls {
    * @return true if this call paused it; false if a pause was in place (and is left as it was)
    */
   public boolean pauseDispatchIfRunning(String by, String reason) {
-    return changed(PAUSE_IF_RUNNING, DISPATCH_PAUSED, requireWho(by), reason);
+    String who = requireWho(by);
+    return applied(
+        sql.update(
+            PAUSE_IF_RUNNING,
+            p ->
+                p.text(DISPATCH_PAUSED) // name
+                    .text(who) // changed_by
+                    .text(reason))); // reason
   }
+
+  /** Resumes only the very pause that was read: one set in between stays. */
+  static final SqlStatement RESUME_IF_UNCHANGED =
+      SqlStatement.of(
+          "resume_control_if_unchanged",
+          """
+          UPDATE app_worker_controls
+          SET enabled = false, changed_by = ?, reason = ?, changed_at = clock_timestamp()
+          WHERE name = ? AND enabled
+            AND changed_by = ? AND reason IS NOT DISTINCT FROM ? AND changed_at = ?
+          """);
 
   /**
    * Resumes dispatch only if the current pause is still {@code expected} (same who, reason and
@@ -101,44 +101,46 @@ public final class WorkerControls {
    * @return true if this call resumed it; false if the pause had changed or was already lifted
    */
   public boolean resumeDispatchIfUnchanged(DispatchPause expected, String by, String reason) {
-    return changed(
-        RESUME_IF_UNCHANGED,
-        requireWho(by),
-        reason,
-        DISPATCH_PAUSED,
-        expected.pausedBy(),
-        expected.reason(),
-        expected.since().atOffset(java.time.ZoneOffset.UTC));
+    String who = requireWho(by);
+    return applied(
+        sql.update(
+            RESUME_IF_UNCHANGED,
+            p ->
+                p.text(who) // changed_by
+                    .text(reason) // reason
+                    .text(DISPATCH_PAUSED) // name
+                    .text(expected.pausedBy()) // changed_by
+                    .text(expected.reason()) // reason
+                    .timestamp(expected.since()))); // changed_at
   }
 
-  /** Runs a conditional change; its row count (0 or 1) says whether it applied. */
-  private boolean changed(String sql, Object... parameters) {
-    try (Connection connection = dataSource.getConnection();
-        PreparedStatement statement = connection.prepareStatement(sql)) {
-      for (int i = 0; i < parameters.length; i++) {
-        statement.setObject(i + 1, parameters[i]);
-      }
-      int rows = statement.executeUpdate();
-      if (rows > 1) {
-        throw new IllegalStateException("a dispatch pause change touched " + rows + " rows");
-      }
-      return rows == 1;
-    } catch (SQLException e) {
-      throw new LedgerException("could not change the dispatch pause: " + e.getMessage(), e);
+  /** A conditional change's row count: 0 = not applied, 1 = applied, more = a bug. */
+  private static boolean applied(int rows) {
+    if (rows > 1) {
+      throw new IllegalStateException("a dispatch pause change touched " + rows + " rows");
     }
+    return rows == 1;
   }
+
+  static final SqlStatement SET =
+      SqlStatement.of(
+          "set_control",
+          """
+          INSERT INTO app_worker_controls (name, enabled, changed_by, reason, changed_at)
+          VALUES (?, ?, ?, ?, clock_timestamp())
+          ON CONFLICT (name) DO UPDATE
+          SET enabled = excluded.enabled, changed_by = excluded.changed_by,
+              reason = excluded.reason, changed_at = excluded.changed_at
+          """);
 
   private void set(boolean paused, String by, String reason) {
-    try (Connection connection = dataSource.getConnection();
-        PreparedStatement statement = connection.prepareStatement(SET)) {
-      statement.setString(1, DISPATCH_PAUSED);
-      statement.setBoolean(2, paused);
-      statement.setString(3, by);
-      statement.setString(4, reason);
-      statement.executeUpdate();
-    } catch (SQLException e) {
-      throw new LedgerException("could not change the dispatch pause: " + e.getMessage(), e);
-    }
+    sql.update(
+        SET,
+        p ->
+            p.text(DISPATCH_PAUSED) // name
+                .bool(paused) // enabled
+                .text(by) // changed_by
+                .text(reason)); // reason
   }
 
   private static String requireWho(String by) {

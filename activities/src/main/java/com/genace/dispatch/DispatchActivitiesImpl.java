@@ -27,10 +27,12 @@ import org.slf4j.LoggerFactory;
  * Sends an operation's POST at most once per claim:
  *
  * <ol>
- *   <li>check the dispatch gate (pause, drain): while it is closed, answer {@code PAUSED} without
- *       claiming, so a paused fleet writes no ledger rows and counts no attempts;
- *   <li>claim the dispatch lease (a {@code submitting} operation goes to review instead);
- *   <li>commit {@code submitting}; check the gate again, for a pause that began meanwhile;
+ *   <li>check the dispatch gate (pause, drain, the fleet-wide circuit): while it is closed, answer
+ *       {@code PAUSED} without claiming, so a paused fleet writes no ledger rows and counts no
+ *       attempts;
+ *   <li>claim the dispatch lease (a {@code submitting} operation goes to review instead); reserve
+ *       the allowance if there is one; commit {@code submitting} (with no allowance, in the claim's
+ *       own statement); check the gate again, for a pause that began meanwhile;
  *   <li>POST once; record the outcome under the same lease; a refusal of the whole account opens
  *       the fleet-wide circuit (part of the gate), so that no worker sends another doomed POST.
  * </ol>
@@ -93,18 +95,27 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     Lease lease = null;
     CreateRequest request;
     try {
-      ClaimResult claim = ledger.claim(operationId, owner, NextAction.DISPATCH);
+      // With no allowance to consult, nothing but the gate stands between claim and POST: claim
+      // and commit submitting in one statement. Otherwise the operation stays pending while the
+      // allowance decides, so that waiting for credits never looks like a dispatch attempt.
+      boolean submitAtOnce = !allowance.limited();
+      ClaimResult claim =
+          submitAtOnce
+              ? ledger.claimToSubmit(operationId, owner)
+              : ledger.claim(operationId, owner, NextAction.DISPATCH);
       if (claim instanceof ClaimResult.MovedToReview moved) {
         return DispatchResult.of(DispatchOutcome.IN_REVIEW, moved.reviewReason());
       }
       if (claim instanceof ClaimResult.NotAcquired notAcquired) {
         return fromCurrentState(notAcquired);
       }
-      lease = ((ClaimResult.Acquired) claim).lease();
-      OperationRow row = ledger.get(operationId);
-      request = new CreateRequest(row.model(), parseInput(row.requestJson()), operationId);
+      ClaimResult.Acquired acquired = (ClaimResult.Acquired) claim;
+      lease = acquired.lease();
+      request =
+          new CreateRequest(
+              acquired.model(), parseInput(acquired.requestJson().orElseThrow()), operationId);
       SpendingAllowance.Reservation reservation =
-          allowance.reserve(operationId, row.account(), row.model());
+          allowance.reserve(operationId, acquired.account(), acquired.model());
       if (!reservation.granted()) {
         ledger.release(lease);
         return new DispatchResult(
@@ -113,7 +124,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
             reservation.reason(),
             DispatchAllowance.retryAfter().toMillis());
       }
-      if (ledger.markSubmitting(lease) != WriteResult.APPLIED) {
+      if (!submitAtOnce && ledger.markSubmitting(lease) != WriteResult.APPLIED) {
         allowance.settle(operationId, false);
         return DispatchResult.of(DispatchOutcome.NOT_SENT, "dispatch lease lost before sending");
       }

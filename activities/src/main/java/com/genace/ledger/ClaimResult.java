@@ -5,8 +5,18 @@ import java.util.Optional;
 /** The outcome of {@link OperationsLedger#claim}. A database error is thrown, never returned. */
 public sealed interface ClaimResult {
 
-  /** The action is ours under a new revision until the lease expires. */
-  record Acquired(Lease lease, Optional<String> remoteJobId) implements ClaimResult {}
+  /**
+   * The action is ours under a new revision until the lease expires. The claim also returns what
+   * the action needs, so the caller does not read the row again: the remote job id, the model and
+   * account, and for a dispatch claim the stored request JSON.
+   */
+  record Acquired(
+      Lease lease,
+      Optional<String> remoteJobId,
+      String model,
+      String account,
+      Optional<String> requestJson)
+      implements ClaimResult {}
 
   /**
    * The claim found an operation that must not proceed automatically (a dispatch that may have sent
@@ -18,7 +28,7 @@ public sealed interface ClaimResult {
   record NotAcquired(Reason reason, OperationRow current) implements ClaimResult {}
 
   enum Reason {
-    /** Another owner's lease has not expired. */
+    /** Another owner's lease on this action has not expired (by the database's clock). */
     LEASED,
     /** The operation's next action is a different one (or its phase does not allow it). */
     NOT_ELIGIBLE

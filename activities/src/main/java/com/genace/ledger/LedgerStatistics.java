@@ -1,65 +1,145 @@
 package com.genace.ledger;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.genace.db.Sql;
+import com.genace.db.SqlStatement;
 import com.genace.model.Phase;
-import java.util.List;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumMap;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
- * Fleet-wide figures read from the table, so that they mean what they say whichever worker did the
- * work: operations per phase, open reviews and the age of the oldest, recorded transitions by event
- * (dispatch outcomes among them) and denied exclusive writes.
+ * The fleet's figures from the table, so that they mean what they say whichever worker did the
+ * work: operations per unfinished phase, open reviews and the age of the oldest.
+ *
+ * <p>They are computed once per {@code maxAge} for the whole fleet: they live in one row of {@code
+ * app_fleet_statistics}; the first worker to find the row older than {@code maxAge} recomputes it
+ * (others skip the locked row and read the previous figures), every other read is a primary-key
+ * lookup. The computation reads only the partial index over unfinished operations, so its cost is
+ * the work in flight, never the history. Counts of finished operations and of past events are
+ * counters of the workers that recorded them ({@link LedgerStats}), summed by the metrics backend.
  */
 public final class LedgerStatistics {
 
-  /** One reading. {@code events} counts accepted transitions by event name. */
+  /** One reading. {@code phases} holds every unfinished phase. */
   public record Snapshot(
       Map<Phase, Long> phases,
       long openReviews,
       double oldestReviewAgeSeconds,
-      Map<String, Long> events,
-      long deniedWrites) {}
+      Instant computedAt,
+      String computedBy) {}
 
-  private static final String REVIEWS =
-      """
-      SELECT count(*) AS open_reviews,
-             coalesce(extract(epoch FROM clock_timestamp() - min(review_opened_at)), 0) AS oldest
-      FROM app_generation_operations WHERE phase = 'in_review'
-      """;
+  public static final Duration DEFAULT_MAX_AGE = Duration.ofSeconds(10);
 
-  private static final String EVENTS =
-      """
-      SELECT event, accepted, count(*) AS n FROM app_generation_transitions
-      GROUP BY event, accepted
-      """;
+  private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final Jdbc jdbc;
-  private final OperationsLedger ledger;
+  private final Sql sql;
+  private final Duration maxAge;
+  private final String reader;
 
   public LedgerStatistics(DataSource dataSource) {
-    this.jdbc = new Jdbc(dataSource);
-    this.ledger = new OperationsLedger(dataSource);
+    this(Sql.of(dataSource), DEFAULT_MAX_AGE, "unnamed");
   }
 
+  /**
+   * @param reader who recomputes the figures when they are stale (a worker id), for diagnosis
+   */
+  public LedgerStatistics(Sql sql, Duration maxAge, String reader) {
+    this.sql = sql.as("ledger", LedgerException::of);
+    this.maxAge = maxAge;
+    this.reader = reader;
+  }
+
+  /**
+   * Recomputes the fleet's figures when they are older than the given age and nobody else is at it,
+   * then returns the current ones. The figures' subqueries each walk only the unfinished index.
+   */
+  static final SqlStatement READ =
+      SqlStatement.of(
+          "fleet_statistics",
+          """
+          WITH fresh AS (
+            UPDATE app_fleet_statistics s
+            SET figures = jsonb_build_object(
+                  'phases', (SELECT coalesce(jsonb_object_agg(phase, n), '{}'::jsonb)
+                             FROM (SELECT phase, count(*) AS n FROM app_generation_operations
+                                   WHERE next_action <> 'none' GROUP BY phase) p),
+                  'open_reviews', (SELECT count(*) FROM app_generation_operations
+                                   WHERE next_action <> 'none' AND phase = 'in_review'),
+                  'oldest_review_opened_at', (SELECT min(review_opened_at)
+                                              FROM app_generation_operations
+                                              WHERE next_action <> 'none'
+                                                AND phase = 'in_review')),
+                refreshed_at = clock_timestamp(),
+                refreshed_by = ?
+            WHERE s.id = (SELECT t.id FROM app_fleet_statistics t
+                          WHERE t.refreshed_at <= clock_timestamp() - ?::interval
+                          FOR UPDATE SKIP LOCKED)
+            RETURNING s.figures, s.refreshed_at, s.refreshed_by
+          ),
+          current AS (
+            SELECT figures, refreshed_at, refreshed_by FROM fresh
+            UNION ALL
+            SELECT figures, refreshed_at, refreshed_by FROM app_fleet_statistics
+            WHERE id = 1 AND NOT EXISTS (SELECT 1 FROM fresh)
+          )
+          SELECT figures::text AS figures, refreshed_at, refreshed_by,
+                 coalesce(extract(epoch FROM clock_timestamp()
+                     - (figures ->> 'oldest_review_opened_at')::timestamptz), 0) AS oldest_age
+          FROM current
+          """);
+
+  /** The row's first version: stale at once, so that the first read computes it. */
+  static final SqlStatement CREATE =
+      SqlStatement.of(
+          "create_fleet_statistics",
+          """
+          INSERT INTO app_fleet_statistics (id, figures, refreshed_at, refreshed_by)
+          VALUES (1, '{}'::jsonb, '-infinity', ?)
+          ON CONFLICT (id) DO NOTHING
+          """);
+
   public Snapshot read() {
-    Map<Phase, Long> phases = ledger.countByPhase();
-    double[] reviews =
-        jdbc.queryOne(REVIEWS, List.of(), rs -> new double[] {rs.getLong(1), rs.getDouble(2)})
-            .orElseThrow();
-    Map<String, Long> events = new TreeMap<>();
-    long[] denied = {0};
-    jdbc.query(
-        EVENTS,
-        List.of(),
+    Optional<Snapshot> snapshot = readOnce();
+    if (snapshot.isEmpty()) {
+      sql.update(CREATE, p -> p.text(reader)); // refreshed_by
+      snapshot = readOnce();
+    }
+    return snapshot.orElseThrow(() -> new LedgerException("fleet statistics row is missing"));
+  }
+
+  private Optional<Snapshot> readOnce() {
+    return sql.queryOne(
+        READ,
+        p ->
+            p.text(reader) // refreshed_by
+                .interval(maxAge), // clock_timestamp() - refreshed_at
         rs -> {
-          if (rs.getBoolean("accepted")) {
-            events.put(rs.getString("event"), rs.getLong("n"));
-          } else {
-            denied[0] += rs.getLong("n");
+          JsonNode figures = parse(rs.getString("figures"));
+          Map<Phase, Long> phases = new EnumMap<>(Phase.class);
+          for (Phase phase : Phase.values()) {
+            if (!phase.isTerminal()) {
+              phases.put(phase, figures.path("phases").path(phase.wire()).asLong(0));
+            }
           }
-          return null;
+          return new Snapshot(
+              phases,
+              figures.path("open_reviews").asLong(0),
+              rs.getDouble("oldest_age"),
+              Sql.instant(rs, "refreshed_at").orElseThrow(),
+              rs.getString("refreshed_by"));
         });
-    return new Snapshot(phases, (long) reviews[0], reviews[1], events, denied[0]);
+  }
+
+  private static JsonNode parse(String json) {
+    try {
+      return JSON.readTree(json);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("fleet statistics are not JSON", e);
+    }
   }
 }

@@ -2,16 +2,12 @@ package com.genace.ledger;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.genace.db.Sql;
 import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
 import com.genace.model.ReviewDecision;
-import io.micrometer.core.instrument.Metrics;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,19 +18,22 @@ import org.slf4j.LoggerFactory;
 /**
  * The application-owned operations table, written only under leases fenced by owner + revision.
  *
- * <p>Every method is one statement in autocommit mode (a claim that finds nothing to take runs at
- * most two more), bounded by the pool's lock and statement timeouts; no transaction is ever held
- * across a network call. Time is the database's wall clock ({@code clock_timestamp()}), never the
- * transaction start.
+ * <p>Every method is one statement in autocommit mode (a claim that acquires nothing runs one
+ * more), bounded by the pool's lock and statement timeouts; no transaction is ever held across a
+ * network call. Every decision that depends on time (is a lease live?) is taken by the database's
+ * wall clock ({@code clock_timestamp()}), never by this process's clock or the transaction start.
  *
  * <p>Exclusive writes take the {@link Lease} they were claimed under and return a {@link
  * WriteResult}: {@code DENIED} when the owner, revision or action no longer match or the lease has
  * expired (a diagnostic row is kept, the operation row is untouched), {@code UNCHANGED} when the
  * lease is valid but the transition is not permitted from the current state.
+ *
+ * <p>The history keeps one row per accepted state change and one per denied write. Claims, renewals
+ * and releases change no state and leave no row unless they are denied.
  */
 public final class OperationsLedger {
 
-  /** The seed's example lease length. */
+  /** A lease long enough for one HTTP exchange with Genace plus its bookkeeping. */
   public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(45);
 
   /** Upper bound on rows returned by {@link #list}. */
@@ -43,19 +42,36 @@ public final class OperationsLedger {
   private static final Logger log = LoggerFactory.getLogger(OperationsLedger.class);
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final Jdbc jdbc;
   private final Duration leaseDuration;
+  private final LedgerStats stats;
+  private final OperationRecords records;
+  private final Claims claims;
+  private final LeaseWrites leases;
+  private final DispatchWrites dispatch;
+  private final RemoteJobWrites remoteJob;
+  private final ReviewWrites reviews;
 
   public OperationsLedger(DataSource dataSource) {
     this(dataSource, DEFAULT_LEASE_DURATION);
   }
 
   public OperationsLedger(DataSource dataSource, Duration leaseDuration) {
+    this(Sql.of(dataSource), leaseDuration, LedgerStats.NONE);
+  }
+
+  public OperationsLedger(Sql sql, Duration leaseDuration, LedgerStats stats) {
     if (leaseDuration == null || leaseDuration.isNegative() || leaseDuration.isZero()) {
       throw new IllegalArgumentException("lease duration must be positive");
     }
-    this.jdbc = new Jdbc(dataSource);
+    Sql ledgerSql = sql.as("ledger", LedgerException::of);
     this.leaseDuration = leaseDuration;
+    this.stats = stats;
+    this.records = new OperationRecords(ledgerSql);
+    this.claims = new Claims(ledgerSql);
+    this.leases = new LeaseWrites(ledgerSql);
+    this.dispatch = new DispatchWrites(ledgerSql);
+    this.remoteJob = new RemoteJobWrites(ledgerSql);
+    this.reviews = new ReviewWrites(ledgerSql);
   }
 
   public Duration leaseDuration() {
@@ -64,19 +80,16 @@ public final class OperationsLedger {
 
   /** Records a new operation in {@code pending}. Idempotent: returns false if it already exists. */
   public boolean create(NewOperation operation) {
-    String input = requireJsonObject(operation.inputJson());
-    long created =
-        jdbc.queryOne(
-                LedgerStatements.CREATE,
-                List.of(operation.operationId(), operation.model(), input, operation.account()),
-                rs -> rs.getLong("created"))
-            .orElseThrow();
-    return created == 1;
+    boolean created = records.create(operation, requireJsonObject(operation.inputJson()));
+    if (created) {
+      stats.transition("created");
+    }
+    return created;
   }
 
   public Optional<OperationRow> find(String operationId) {
     Identifiers.requireOperationId(operationId);
-    return jdbc.queryOne(LedgerStatements.FIND, List.of(operationId), OperationsLedger::row);
+    return records.find(operationId);
   }
 
   /**
@@ -91,31 +104,27 @@ public final class OperationsLedger {
     if (limit < 1 || limit > MAX_LIST_LIMIT) {
       throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIST_LIMIT);
     }
-    String wire = phase.map(Phase::wire).orElse(null);
-    return jdbc.query(
-        LedgerStatements.LIST, java.util.Arrays.asList(wire, wire, limit), OperationsLedger::row);
+    return records.list(phase, limit);
   }
 
+  /**
+   * Every phase's count, terminal ones included. Scans the table: for a one-off summary, not for a
+   * timer (the fleet's gauges come from {@link LedgerStatistics}).
+   */
   public Map<Phase, Long> countByPhase() {
-    Map<Phase, Long> counts = new EnumMap<>(Phase.class);
-    for (Phase phase : Phase.values()) {
-      counts.put(phase, 0L);
-    }
-    jdbc.query(
-        LedgerStatements.COUNT_BY_PHASE,
-        List.of(),
-        rs -> counts.put(Phase.parse(rs.getString("phase")), rs.getLong("n")));
-    return counts;
+    return records.countByPhase();
   }
 
   /** The operation's transitions and denied writes, oldest first. */
   public List<TransitionRow> history(String operationId) {
     Identifiers.requireOperationId(operationId);
-    return jdbc.query(LedgerStatements.HISTORY, List.of(operationId), OperationsLedger::transition);
+    return records.history(operationId);
   }
 
   /**
-   * Tries to take {@code action} on the operation for {@code owner}, as the seed describes.
+   * Tries to take {@code action} on the operation for {@code owner}. A free or expired lease is
+   * taken under a new revision; so is the owner's own live lease (a worker never waits on itself,
+   * and the new revision fences whatever it still does under the old one).
    *
    * @return {@code Acquired} with a new revision; {@code MovedToReview} when the operation may have
    *     been POSTed already or lacks a remote job id; {@code NotAcquired} otherwise
@@ -129,47 +138,52 @@ public final class OperationsLedger {
       throw new IllegalArgumentException(
           "action must be one of dispatch, observe, deliver, reconcile");
     }
-    Optional<ClaimResult> acquired =
-        jdbc.queryOne(
-            LedgerStatements.CLAIM,
-            List.of(operationId, owner, action.wire(), interval(leaseDuration)),
-            rs ->
-                new ClaimResult.Acquired(
-                    new Lease(
-                        operationId,
-                        owner,
-                        rs.getLong("revision"),
-                        action,
-                        Jdbc.instant(rs, "lease_until").orElseThrow()),
-                    Jdbc.text(rs, "remote_job_id")));
-    if (acquired.isPresent()) {
-      ClaimResult.Acquired claimed = (ClaimResult.Acquired) acquired.get();
-      LogFields.lease(claimed.lease(), claimed.remoteJobId());
-      return claimed;
+    return acquiredOrRefused(
+        operationId, owner, action, claims.claim(operationId, owner, action, leaseDuration));
+  }
+
+  /**
+   * Dispatch: {@link #claim} for {@code dispatch} and {@link #markSubmitting} in one statement, for
+   * a dispatcher that sends its POST right after. Once acquired the operation is {@code
+   * submitting}: if the POST does not leave after all (allowance, pause), record that with {@link
+   * #recordNotSent}. Refusals are {@link #claim}'s.
+   */
+  public ClaimResult claimToSubmit(String operationId, String owner) {
+    Identifiers.requireOperationId(operationId);
+    Identifiers.requireOwner(owner);
+    Optional<Claims.Claimed> claimed = claims.claimToSubmit(operationId, owner, leaseDuration);
+    if (claimed.isPresent()) {
+      stats.transition("submitting");
     }
-    if (action == NextAction.DISPATCH || action == NextAction.OBSERVE) {
-      Optional<ClaimResult> diverted =
-          jdbc.queryOne(
-              LedgerStatements.DIVERT_TO_REVIEW,
-              List.of(operationId, owner, action.wire()),
-              rs ->
-                  new ClaimResult.MovedToReview(
-                      rs.getString("review_reason"), rs.getLong("revision")));
-      if (diverted.isPresent()) {
-        log.warn(
-            "operation {} moved to review instead of {}: {}",
-            operationId,
-            action.wire(),
-            ((ClaimResult.MovedToReview) diverted.get()).reviewReason());
-        return diverted.get();
-      }
+    return acquiredOrRefused(operationId, owner, NextAction.DISPATCH, claimed);
+  }
+
+  private ClaimResult acquiredOrRefused(
+      String operationId, String owner, NextAction action, Optional<Claims.Claimed> claimed) {
+    if (claimed.isPresent()) {
+      Claims.Claimed c = claimed.get();
+      Lease lease = new Lease(operationId, owner, c.revision(), action, c.leaseUntil());
+      LogFields.lease(lease, c.remoteJobId());
+      return new ClaimResult.Acquired(
+          lease, c.remoteJobId(), c.model(), c.account(), c.requestJson());
     }
-    OperationRow current = get(operationId);
-    boolean leased =
-        current.nextAction() == action
-            && current.leaseUntil().map(until -> until.isAfter(Instant.now())).orElse(false);
+    Claims.Refusal refusal =
+        claims
+            .explainOrDivert(operationId, owner, action)
+            .orElseThrow(() -> new UnknownOperationException(operationId));
+    if (refusal instanceof Claims.Diverted diverted) {
+      stats.transition("review_opened");
+      log.warn(
+          "operation {} moved to review instead of {}: {}",
+          operationId,
+          action.wire(),
+          diverted.reviewReason());
+      return new ClaimResult.MovedToReview(diverted.reviewReason(), diverted.revision());
+    }
+    Claims.Standing standing = (Claims.Standing) refusal;
     return new ClaimResult.NotAcquired(
-        leased ? ClaimResult.Reason.LEASED : ClaimResult.Reason.NOT_ELIGIBLE, current);
+        standing.leased() ? ClaimResult.Reason.LEASED : ClaimResult.Reason.NOT_ELIGIBLE,
+        standing.row());
   }
 
   /**
@@ -180,37 +194,35 @@ public final class OperationsLedger {
    *     writes until it claims again
    */
   public RenewResult renew(Lease lease) {
-    FencedWrite write = LedgerStatements.RENEW;
-    List<Object> args = write.arguments(lease, interval(leaseDuration), "{}", List.of());
-    List<Outcome> outcomes;
+    requireLease(lease);
+    FenceOutcome outcome;
     try {
-      outcomes = jdbc.queryOrThrow(write.sql(), args, OperationsLedger::outcome);
-    } catch (SQLException e) {
+      outcome = leases.renew(lease, leaseDuration);
+    } catch (LedgerException e) {
       log.warn(
           "lease renewal for operation {} (revision {}) has an unknown outcome: {}",
           lease.operationId(),
           lease.revision(),
           e.getMessage());
-      return new RenewResult.Uncertain(Jdbc.translate(e).getMessage());
+      return new RenewResult.Uncertain(e.getMessage());
     }
-    Outcome outcome = outcomes.get(0);
-    requireFound(outcome, lease.operationId());
-    if (outcome.applied() == 1) {
+    if (outcome.result("renewed", lease) == WriteResult.APPLIED) {
       return new RenewResult.Renewed(lease.renewedUntil(outcome.leaseUntil().orElseThrow()));
     }
-    logDenied(write, lease);
+    denied("renewed", lease);
     return new RenewResult.Denied();
   }
 
   /** Gives the action up so another worker may claim it at once (for example when draining). */
   public WriteResult release(Lease lease) {
-    return write(LedgerStatements.RELEASE, lease, details(), List.of());
+    requireLease(lease);
+    return finish("released", lease, leases.release(lease));
   }
 
   /** Dispatch: records that a POST is about to leave. Must commit before anything is sent. */
   public WriteResult markSubmitting(Lease lease) {
     requireAction(lease, NextAction.DISPATCH);
-    return write(LedgerStatements.MARK_SUBMITTING, lease, details(), List.of());
+    return finish("submitting", lease, dispatch.markSubmitting(lease, details().toString()));
   }
 
   /** Dispatch: Genace accepted the POST; the operation moves to observation of that job. */
@@ -218,11 +230,8 @@ public final class OperationsLedger {
     requireAction(lease, NextAction.DISPATCH);
     Identifiers.requireRemoteJobId(remoteJobId);
     LogFields.remoteJob(remoteJobId);
-    return write(
-        LedgerStatements.RECORD_ACCEPTED,
-        lease,
-        details().put("remote_job_id", remoteJobId),
-        List.of(remoteJobId));
+    String details = details().put("remote_job_id", remoteJobId).toString();
+    return finish("accepted", lease, dispatch.recordAccepted(lease, details, remoteJobId));
   }
 
   /**
@@ -231,33 +240,25 @@ public final class OperationsLedger {
    */
   public WriteResult recordNotSent(Lease lease, String outcome, String detail) {
     requireAction(lease, NextAction.DISPATCH);
-    return write(
-        LedgerStatements.RECORD_NOT_SENT,
-        lease,
-        details().put("outcome", outcome).put("detail", detail),
-        java.util.Arrays.asList(outcome, detail));
+    String details = details().put("outcome", outcome).put("detail", detail).toString();
+    return finish("not_sent", lease, dispatch.recordNotSent(lease, details, outcome, detail));
   }
 
   /** Dispatch: Genace refused the request (nothing created); the operation fails. */
   public WriteResult recordRefused(Lease lease, String detail) {
     requireAction(lease, NextAction.DISPATCH);
-    return write(
-        LedgerStatements.RECORD_REFUSED,
-        lease,
-        details().put("detail", detail),
-        java.util.Arrays.asList(detail));
+    String details = details().put("detail", detail).toString();
+    return finish("refused", lease, dispatch.recordRefused(lease, details, detail));
   }
 
   /** Opens an uncertainty review: the operation waits for an operator's decision. */
   public WriteResult openReview(Lease lease, String reason, String detail) {
+    requireLease(lease);
     if (reason == null || reason.isBlank()) {
       throw new IllegalArgumentException("review reason must not be blank");
     }
-    return write(
-        LedgerStatements.OPEN_REVIEW,
-        lease,
-        details().put("reason", reason).put("detail", detail),
-        java.util.Arrays.asList(reason, detail));
+    String details = details().put("reason", reason).put("detail", detail).toString();
+    return finish("review_opened", lease, reviews.openReview(lease, details, reason, detail));
   }
 
   /**
@@ -279,79 +280,91 @@ public final class OperationsLedger {
       throw new IllegalArgumentException("who resolved the review must be given");
     }
     String jobId = decision == ReviewDecision.FOUND_REMOTE_JOB ? remoteJobId.orElseThrow() : null;
-    ObjectNode details =
+    String details =
         details()
             .put("decision", decision.wire())
             .put("remote_job_id", jobId)
             .put("resolved_by", resolvedBy)
-            .put("note", note);
-    return write(
-        LedgerStatements.RESOLVE_REVIEW,
+            .put("note", note)
+            .toString();
+    return finish(
+        "review_resolved",
         lease,
-        details,
-        java.util.Arrays.asList(decision.wire(), jobId, resolvedBy, note));
+        reviews.resolveReview(lease, details, decision.wire(), jobId, resolvedBy, note));
   }
 
   /**
    * Observation: mirrors a remote snapshot through the permitted transitions only. Returns {@code
-   * UNCHANGED} for a snapshot that is not newer than the stored one.
+   * UNCHANGED} for a snapshot that is not newer than the stored one. The lease stays ours unless
+   * the snapshot is terminal.
    */
   public WriteResult recordSnapshot(
       Lease lease, RemoteStatus status, String snapshotJson, String failureReason) {
+    return snapshot(lease, status, snapshotJson, failureReason, false);
+  }
+
+  /**
+   * Observation: {@link #recordSnapshot} and the end of the observe lease in the same statement, as
+   * one poll ends (claim, one GET, this). Returns {@code APPLIED} when the snapshot was newer and
+   * recorded, {@code UNCHANGED} when it was not (the lease is released all the same), {@code
+   * DENIED} when the lease was no longer ours (nothing changed).
+   */
+  public WriteResult recordSnapshotAndRelease(
+      Lease lease, RemoteStatus status, String snapshotJson, String failureReason) {
+    return snapshot(lease, status, snapshotJson, failureReason, true);
+  }
+
+  private WriteResult snapshot(
+      Lease lease,
+      RemoteStatus status,
+      String snapshotJson,
+      String failureReason,
+      boolean release) {
     requireAction(lease, NextAction.OBSERVE);
     String snapshot = requireJsonObject(snapshotJson);
-    return write(
-        LedgerStatements.RECORD_SNAPSHOT,
+    String details = details().put("status", status.wire()).toString();
+    return finish(
+        "snapshot",
         lease,
-        details().put("status", status.wire()),
-        java.util.Arrays.asList(status.wire(), status.rank(), snapshot, failureReason));
+        remoteJob.recordSnapshot(lease, details, status, snapshot, failureReason, release));
   }
 
   /** Delivery: every artifact is in the store; the operation ends {@code delivered}. */
   public WriteResult recordDelivered(Lease lease, String manifestJson) {
     requireAction(lease, NextAction.DELIVER);
     String manifest = requireJsonObject(manifestJson);
-    return write(LedgerStatements.RECORD_DELIVERED, lease, details(), List.of(manifest));
+    return finish(
+        "delivered", lease, remoteJob.recordDelivered(lease, details().toString(), manifest));
   }
 
-  private WriteResult write(FencedWrite write, Lease lease, ObjectNode details, List<?> extras) {
-    Identifiers.requireOperationId(lease.operationId());
-    Identifiers.requireOwner(lease.owner());
-    List<Object> args = write.arguments(lease, interval(leaseDuration), details.toString(), extras);
-    Outcome outcome = jdbc.query(write.sql(), args, OperationsLedger::outcome).get(0);
-    requireFound(outcome, lease.operationId());
-    if (outcome.applied() > 1) {
-      throw new IllegalStateException(
-          write.event() + " changed " + outcome.applied() + " rows of " + lease.operationId());
+  private WriteResult finish(String event, Lease lease, FenceOutcome outcome) {
+    WriteResult result = outcome.result(event, lease);
+    if (result == WriteResult.APPLIED && !event.equals("released")) {
+      stats.transition(event);
+    } else if (result == WriteResult.DENIED) {
+      denied(event, lease);
     }
-    if (outcome.applied() == 1) {
-      return WriteResult.APPLIED;
-    }
-    if (outcome.fenced()) {
-      return WriteResult.UNCHANGED;
-    }
-    logDenied(write, lease);
-    return WriteResult.DENIED;
+    return result;
   }
 
-  private static void logDenied(FencedWrite write, Lease lease) {
-    Metrics.counter("genace_lease_denials", "write", write.event()).increment();
+  private void denied(String event, Lease lease) {
+    stats.denied(event);
     log.warn(
         "{} denied for operation {}: lease of {} at revision {} for {} is no longer valid",
-        write.event(),
+        event,
         lease.operationId(),
         lease.owner(),
         lease.revision(),
         lease.action().wire());
   }
 
-  private static void requireFound(Outcome outcome, String operationId) {
-    if (outcome.found() == 0) {
-      throw new UnknownOperationException(operationId);
-    }
+  private static void requireLease(Lease lease) {
+    Identifiers.requireOperationId(lease.operationId());
+    Identifiers.requireOwner(lease.owner());
   }
 
   private static void requireAction(Lease lease, NextAction expected) {
+    requireLease(lease);
     if (lease.action() != expected) {
       throw new IllegalArgumentException(
           "this write needs a " + expected.wire() + " lease, not " + lease.action().wire());
@@ -372,64 +385,5 @@ public final class OperationsLedger {
 
   private static ObjectNode details() {
     return JSON.createObjectNode();
-  }
-
-  private static String interval(Duration duration) {
-    return duration.toMillis() + " milliseconds";
-  }
-
-  private record Outcome(long found, boolean fenced, long applied, Optional<Instant> leaseUntil) {}
-
-  private static Outcome outcome(ResultSet rs) throws SQLException {
-    return new Outcome(
-        rs.getLong("found"),
-        rs.getBoolean("fenced"),
-        rs.getLong("applied"),
-        Jdbc.instant(rs, "lease_until"));
-  }
-
-  private static OperationRow row(ResultSet rs) throws SQLException {
-    return new OperationRow(
-        rs.getString("operation_id"),
-        Phase.parse(rs.getString("phase")),
-        NextAction.parse(rs.getString("next_action")),
-        Jdbc.text(rs, "remote_job_id"),
-        Jdbc.text(rs, "lease_owner"),
-        Jdbc.instant(rs, "lease_until"),
-        rs.getLong("revision"),
-        rs.getString("model"),
-        rs.getString("request"),
-        Jdbc.text(rs, "remote_status").map(RemoteStatus::parse),
-        Jdbc.text(rs, "remote_snapshot"),
-        Jdbc.instant(rs, "remote_observed_at"),
-        rs.getInt("dispatch_attempts"),
-        Jdbc.instant(rs, "submitting_since"),
-        Jdbc.text(rs, "dispatch_outcome"),
-        Jdbc.text(rs, "dispatch_detail"),
-        Jdbc.text(rs, "review_reason"),
-        Jdbc.instant(rs, "review_opened_at"),
-        Jdbc.text(rs, "review_resolution"),
-        Jdbc.text(rs, "review_resolved_by"),
-        Jdbc.instant(rs, "review_resolved_at"),
-        Jdbc.text(rs, "review_note"),
-        Jdbc.text(rs, "delivery_manifest"),
-        Jdbc.text(rs, "failure_reason"),
-        Jdbc.instant(rs, "created_at").orElseThrow(),
-        Jdbc.instant(rs, "updated_at").orElseThrow(),
-        rs.getString("account"));
-  }
-
-  private static TransitionRow transition(ResultSet rs) throws SQLException {
-    return new TransitionRow(
-        rs.getLong("id"),
-        rs.getString("operation_id"),
-        rs.getLong("revision"),
-        Jdbc.text(rs, "owner"),
-        rs.getString("event"),
-        Jdbc.text(rs, "from_phase"),
-        Jdbc.text(rs, "to_phase"),
-        rs.getBoolean("accepted"),
-        rs.getString("details"),
-        Jdbc.instant(rs, "at").orElseThrow());
   }
 }

@@ -3,6 +3,7 @@ package com.genace.allowance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.genace.db.Sql;
 import com.genace.ledger.NewOperation;
 import com.genace.ledger.OperationsLedger;
 import com.genace.testing.DatabaseExtension;
@@ -102,18 +103,20 @@ class DispatchAllowanceTest {
     DispatchAllowance allowance = new DispatchAllowance(db, policy(1, 100, 100, 100));
     create(db, "op-1", "acme");
     create(db, "op-2", "acme");
+    execute(db, "INSERT INTO app_allowance_counters VALUES ('*', clock_timestamp(), 0)");
     try (Connection other = db.getConnection()) {
       // Another worker is half-way through reserving the last credit.
       other.setAutoCommit(false);
       try (Statement statement = other.createStatement()) {
-        statement.execute("SELECT pg_advisory_xact_lock(" + 0x67656e61L + ")");
+        statement.execute("SELECT 1 FROM app_allowance_counters WHERE scope = '*' FOR UPDATE");
         statement.execute(
             "INSERT INTO app_dispatch_reservations (operation_id, account, credits, state)"
                 + " VALUES ('op-1', 'acme', 1, 'in_flight')");
+        statement.execute("UPDATE app_allowance_counters SET credits = 1 WHERE scope = '*'");
       }
       CompletableFuture<SpendingAllowance.Reservation> mine =
           CompletableFuture.supplyAsync(() -> allowance.reserve("op-2", "acme", "image-v1"));
-      awaitWaitingOnAdvisoryLock(db);
+      awaitWaitingOnRowLock(db);
       other.commit();
 
       assertThat(mine.get(30, TimeUnit.SECONDS).granted()).isFalse();
@@ -121,14 +124,93 @@ class DispatchAllowanceTest {
     assertThat(allowance.usage().creditsInWindow()).isEqualTo(1);
   }
 
-  private static void awaitWaitingOnAdvisoryLock(DataSource db) throws Exception {
+  @Test
+  void one_accounts_locked_counter_never_makes_another_account_wait(DataSource db)
+      throws Exception {
+    // Only per-account limits: no fleet-wide row to serialize on.
+    DispatchAllowance allowance =
+        new DispatchAllowance(db, policy(Long.MAX_VALUE, 10, Integer.MAX_VALUE, 10));
+    create(db, "op-a1", "acme");
+    create(db, "op-a2", "acme");
+    create(db, "op-b1", "globex");
+    assertThat(allowance.reserve("op-a1", "acme", "image-v1").granted()).isTrue();
+    try (Connection other = db.getConnection()) {
+      // A reservation for acme is in progress and holds acme's counter.
+      other.setAutoCommit(false);
+      try (Statement statement = other.createStatement()) {
+        statement.execute(
+            "SELECT 1 FROM app_allowance_counters WHERE scope = 'account:acme' FOR UPDATE");
+      }
+
+      CompletableFuture<SpendingAllowance.Reservation> globex =
+          CompletableFuture.supplyAsync(() -> allowance.reserve("op-b1", "globex", "image-v1"));
+      CompletableFuture<SpendingAllowance.Reservation> acme =
+          CompletableFuture.supplyAsync(() -> allowance.reserve("op-a2", "acme", "image-v1"));
+
+      // globex completes while acme's row stays locked; acme's own reservation waits for it
+      // and gives up at the pool's lock timeout.
+      assertThat(globex.get(30, TimeUnit.SECONDS).granted()).isTrue();
+      assertThatThrownBy(() -> acme.get(30, TimeUnit.SECONDS))
+          .hasCauseInstanceOf(AllowanceException.class)
+          .hasMessageContaining("gave up waiting");
+      other.rollback();
+    }
+    assertThat(allowance.usage().creditsInWindow()).isEqualTo(2);
+  }
+
+  @Test
+  void an_unlimited_allowance_runs_no_statement_at_all(DataSource db) {
+    List<String> statements = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Sql sql =
+        new Sql(
+            db,
+            io.opentelemetry.api.OpenTelemetry.noop(),
+            (statement, elapsed, outcome) -> statements.add(statement));
+    DispatchAllowance allowance = new DispatchAllowance(sql, AllowancePolicy.UNLIMITED);
+
+    assertThat(allowance.reserve("op-1", "acme", "image-v1").granted()).isTrue();
+    allowance.settle("op-1", true);
+    allowance.usage();
+
+    assertThat(statements).isEmpty();
+  }
+
+  @Test
+  void a_crashed_dispatch_that_went_to_review_stops_holding_the_in_flight_cap(DataSource db) {
+    DispatchAllowance allowance = new DispatchAllowance(db, policy(100, 100, 1, 100));
+    create(db, "op-1", "acme");
+    create(db, "op-2", "acme");
+    assertThat(allowance.reserve("op-1", "acme", "image-v1").granted()).isTrue();
+    // The worker died after reserving; a takeover moved the operation to review, unsettled.
+    execute(
+        db,
+        "UPDATE app_generation_operations SET phase = 'in_review', next_action = 'reconcile'"
+            + " WHERE operation_id = 'op-1'");
+
+    assertThat(allowance.reserve("op-2", "acme", "image-v1").granted()).isTrue();
+    assertThat(allowance.usage().inFlight()).isEqualTo(1);
+    assertThat(allowance.usage().creditsInWindow())
+        .as("the orphan's credits stay spent: its POST may have left")
+        .isEqualTo(2);
+  }
+
+  private static void execute(DataSource db, String sql) {
+    try (Connection connection = db.getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void awaitWaitingOnRowLock(DataSource db) throws Exception {
     try (Connection admin = db.getConnection();
         Statement statement = admin.createStatement()) {
       for (int attempt = 0; attempt < 500; attempt++) {
         try (ResultSet rs =
             statement.executeQuery(
                 "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                    + " AND wait_event = 'advisory'")) {
+                    + " AND query LIKE '%app_allowance_counters%'")) {
           if (rs.next()) {
             return;
           }

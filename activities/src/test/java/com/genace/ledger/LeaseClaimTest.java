@@ -5,18 +5,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.genace.model.NextAction;
 import com.genace.model.Phase;
+import com.genace.model.RemoteStatus;
 import com.genace.testing.DatabaseExtension;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The seed's claim acceptance tests, run against a real PostgreSQL. */
+/**
+ * Claiming a lease, against a real PostgreSQL: wall-clock expiry inside a transaction, missing or
+ * blank remote ids, the wrong action, live and released leases, takeover of a dispatch that may
+ * have sent its POST, and the same owner claiming again.
+ */
 @ExtendWith(DatabaseExtension.class)
 class LeaseClaimTest {
 
@@ -51,7 +55,7 @@ class LeaseClaimTest {
         }
       }
       // ...but the ledger's claim statement, run in that same transaction, uses wall time.
-      try (PreparedStatement claim = connection.prepareStatement(LedgerStatements.CLAIM)) {
+      try (PreparedStatement claim = connection.prepareStatement(Claims.CLAIM.sql())) {
         claim.setString(1, "op-1");
         claim.setString(2, "new-worker");
         claim.setString(3, "observe");
@@ -163,13 +167,118 @@ class LeaseClaimTest {
   }
 
   @Test
-  void claims_are_recorded_in_the_history() throws SQLException {
+  void claims_renewals_and_releases_change_no_state_and_leave_no_history_row() {
     fixtures.observing("op-1", "gen_1");
-    fixtures.claim("op-1", "worker-a", NextAction.OBSERVE);
+    Lease lease = fixtures.claim("op-1", "worker-a", NextAction.OBSERVE);
+    assertThat(ledger.renew(lease)).isInstanceOf(RenewResult.Renewed.class);
+    assertThat(ledger.release(lease)).isEqualTo(WriteResult.APPLIED);
 
     assertThat(ledger.history("op-1"))
         .extracting(TransitionRow::event)
-        .containsExactly("created", "claimed", "submitting", "accepted", "claimed");
+        .containsExactly("created", "submitting", "accepted");
+  }
+
+  @Test
+  void a_claim_is_not_blocked_by_the_same_owners_live_lease_and_fences_its_older_revision() {
+    fixtures.observing("op-1", "gen_1");
+    Lease first = fixtures.claim("op-1", "worker-a", NextAction.OBSERVE);
+
+    Lease second = fixtures.claim("op-1", "worker-a", NextAction.OBSERVE);
+
+    assertThat(second.revision()).isEqualTo(first.revision() + 1);
+    assertThat(ledger.renew(first)).isInstanceOf(RenewResult.Denied.class);
+    assertThat(ledger.recordSnapshot(first, RemoteStatus.RUNNING, "{\"s\":\"running\"}", null))
+        .isEqualTo(WriteResult.DENIED);
+    assertThat(ledger.get("op-1").remoteStatus()).isEmpty();
+    assertThat(ledger.recordSnapshot(second, RemoteStatus.RUNNING, "{\"s\":\"running\"}", null))
+        .isEqualTo(WriteResult.APPLIED);
+    // Another owner is still kept out by the live lease.
+    ClaimResult other = ledger.claim("op-1", "worker-b", NextAction.OBSERVE);
+    assertThat(other).isInstanceOf(ClaimResult.NotAcquired.class);
+    assertThat(((ClaimResult.NotAcquired) other).reason()).isEqualTo(ClaimResult.Reason.LEASED);
+  }
+
+  @Test
+  void the_same_owner_waits_out_its_own_submitting_lease_so_a_late_answer_is_kept() {
+    Lease sending = fixtures.submitting("op-1");
+
+    ClaimResult again = ledger.claim("op-1", LedgerFixtures.WORKER, NextAction.DISPATCH);
+
+    assertThat(((ClaimResult.NotAcquired) again).reason()).isEqualTo(ClaimResult.Reason.LEASED);
+    assertThat(ledger.get("op-1").phase()).isEqualTo(Phase.SUBMITTING);
+    assertThat(ledger.recordAccepted(sending, "gen_late")).isEqualTo(WriteResult.APPLIED);
+    assertThat(ledger.get("op-1").remoteJobId()).contains("gen_late");
+  }
+
+  @Test
+  void a_dispatch_claim_returns_what_the_post_needs() {
+    assertThat(
+            ledger.create(new NewOperation("op-1", "image-v1", "{\"prompt\": \"a fox\"}", "acme")))
+        .isTrue();
+
+    ClaimResult.Acquired claim =
+        (ClaimResult.Acquired) ledger.claim("op-1", "worker-a", NextAction.DISPATCH);
+
+    assertThat(claim.model()).isEqualTo("image-v1");
+    assertThat(claim.account()).isEqualTo("acme");
+    assertThat(claim.requestJson()).contains("{\"prompt\": \"a fox\"}");
+    assertThat(claim.remoteJobId()).isEmpty();
+  }
+
+  @Test
+  void claim_to_submit_takes_the_dispatch_lease_and_commits_submitting_in_one_write() {
+    fixtures.pending("op-1");
+
+    ClaimResult.Acquired claim = (ClaimResult.Acquired) ledger.claimToSubmit("op-1", "worker-a");
+
+    assertThat(claim.lease().action()).isEqualTo(NextAction.DISPATCH);
+    assertThat(claim.requestJson()).contains("{\"prompt\": \"a fox\"}");
+    OperationRow row = ledger.get("op-1");
+    assertThat(row.phase()).isEqualTo(Phase.SUBMITTING);
+    assertThat(row.submittingSince()).isPresent();
+    assertThat(row.dispatchAttempts()).isEqualTo(1);
+    assertThat(ledger.history("op-1"))
+        .extracting(TransitionRow::event, TransitionRow::revision)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("created", 0L),
+            org.assertj.core.groups.Tuple.tuple("submitting", claim.lease().revision()));
+    // Another dispatcher is kept out while the lease lives, and diverted to review after.
+    assertThat(((ClaimResult.NotAcquired) ledger.claimToSubmit("op-1", "worker-b")).reason())
+        .isEqualTo(ClaimResult.Reason.LEASED);
+    fixtures.expireLease("op-1");
+    assertThat(ledger.claimToSubmit("op-1", "worker-b"))
+        .isEqualTo(
+            new ClaimResult.MovedToReview("dispatch_interrupted", claim.lease().revision() + 1));
+    assertThat(ledger.recordAccepted(claim.lease(), "gen_late")).isEqualTo(WriteResult.DENIED);
+  }
+
+  @Test
+  void claim_to_submit_refuses_an_operation_that_is_not_pending() {
+    fixtures.observing("op-1", "gen_1");
+
+    ClaimResult result = ledger.claimToSubmit("op-1", "worker-a");
+
+    assertThat(((ClaimResult.NotAcquired) result).reason())
+        .isEqualTo(ClaimResult.Reason.NOT_ELIGIBLE);
+    assertThat(ledger.get("op-1").phase()).isEqualTo(Phase.OBSERVING);
+  }
+
+  @Test
+  void a_refused_claim_says_whether_another_owners_lease_is_live() {
+    fixtures.observing("op-1", "gen_1");
+    // A lease that is live by the database's clock, whatever this process's clock says.
+    fixtures.execute(
+        "UPDATE app_generation_operations SET lease_owner = 'worker-a',"
+            + " lease_until = clock_timestamp() + interval '1 hour' WHERE operation_id = ?",
+        "op-1");
+    assertThat(
+            ((ClaimResult.NotAcquired) ledger.claim("op-1", "worker-b", NextAction.OBSERVE))
+                .reason())
+        .isEqualTo(ClaimResult.Reason.LEASED);
+    assertThat(
+            ((ClaimResult.NotAcquired) ledger.claim("op-1", "worker-b", NextAction.DELIVER))
+                .reason())
+        .isEqualTo(ClaimResult.Reason.NOT_ELIGIBLE);
   }
 
   @Test

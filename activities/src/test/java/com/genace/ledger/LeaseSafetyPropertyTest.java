@@ -28,6 +28,7 @@ class LeaseSafetyPropertyTest {
     CLAIM,
     RENEW,
     SNAPSHOT,
+    POLL_END,
     DELIVER,
     RELEASE,
     EXPIRE
@@ -59,7 +60,11 @@ class LeaseSafetyPropertyTest {
               before.nextAction() == NextAction.NONE ? NextAction.OBSERVE : before.nextAction();
           ClaimResult result = ledger.claim(id, "worker-" + step.worker(), action);
           if (result instanceof ClaimResult.Acquired acquired) {
-            assertThat(current).as("claim while another lease is live").isNull();
+            // Only a free lease, an expired one or the claimer's own can be taken; taking its
+            // own again fences the older revision.
+            assertThat(current == null || current.owner().equals(acquired.lease().owner()))
+                .as("claim while another owner's lease is live")
+                .isTrue();
             leases.add(acquired.lease());
             current = acquired.lease();
           }
@@ -80,6 +85,15 @@ class LeaseSafetyPropertyTest {
             assertThat(result == WriteResult.DENIED).isEqualTo(!valid);
             if (result == WriteResult.APPLIED && step.status().isTerminal()) {
               current = null; // a terminal snapshot ends the observe lease
+            }
+          }
+        }
+        case POLL_END -> {
+          if (mine != null && mine.action() == NextAction.OBSERVE) {
+            WriteResult result = ledger.recordSnapshotAndRelease(mine, step.status(), "{}", "x");
+            assertThat(result == WriteResult.DENIED).isEqualTo(!valid);
+            if (result != WriteResult.DENIED) {
+              current = null; // the poll's end releases the lease whatever the snapshot was
             }
           }
         }

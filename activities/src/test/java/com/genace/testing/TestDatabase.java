@@ -43,8 +43,8 @@ public final class TestDatabase {
         Statement statement = connection.createStatement()) {
       statement.execute(
           "TRUNCATE app_dispatch_reservations, app_generation_transitions, app_generation_operations,"
-              + " app_fleet_configuration,"
-              + " app_worker_controls");
+              + " app_worker_controls, app_fleet_configuration, app_allowance_counters,"
+              + " app_fleet_statistics");
     } catch (SQLException e) {
       throw new IllegalStateException("could not clear the test database", e);
     }

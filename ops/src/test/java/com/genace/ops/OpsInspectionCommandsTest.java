@@ -150,7 +150,7 @@ class OpsInspectionCommandsTest {
     assertThat(json.get("review").get("reason").asText()).isEqualTo("post_outcome_unknown");
     assertThat(json.get("request").get("prompt").asText()).isEqualTo("a fox");
     assertThat(json.get("history").findValuesAsText("event"))
-        .containsSubsequence("created", "claimed", "submitting", "review_opened");
+        .containsSubsequence("created", "submitting", "review_opened");
   }
 
   @Test

@@ -9,6 +9,7 @@ import com.genace.controls.DispatchCircuit;
 import com.genace.controls.WorkerControls;
 import com.genace.db.Database;
 import com.genace.db.DatabaseConfig;
+import com.genace.db.Sql;
 import com.genace.delivery.LocalDirectoryArtifactStore;
 import com.genace.ledger.LedgerStatistics;
 import com.genace.ledger.OperationsLedger;
@@ -92,11 +93,14 @@ final class WorkerStack implements AutoCloseable {
             List.of(TaskQueues.OPERATIONS),
             List.of(TaskQueues.OPERATIONS, TaskQueues.OBSERVATION, TaskQueues.DISPATCH));
     this.database = Database.open(DatabaseConfig.of(config.databaseUrl()).withMaxPoolSize(20));
-    this.ledger = new OperationsLedger(database.dataSource(), config.leaseDuration());
-    this.controls = new WorkerControls(database.dataSource());
+    // One runner for every statement: spans, timeouts, and the statement counts in the metrics.
+    Sql sql = new Sql(database.dataSource(), openTelemetry, metrics.statementStats());
+    this.ledger = new OperationsLedger(sql, config.leaseDuration(), metrics.ledgerStats());
+    this.controls = new WorkerControls(sql);
     this.fleet = new FleetConfiguration(database.dataSource());
-    this.statistics = new LedgerStatistics(database.dataSource());
-    this.allowance = new DispatchAllowance(database.dataSource(), config.allowance());
+    this.statistics =
+        new LedgerStatistics(sql, WorkerProcess.STATISTICS_INTERVAL, config.workerId());
+    this.allowance = new DispatchAllowance(sql, config.allowance());
     this.genace =
         new HttpGenaceClient(
             GenaceClientConfig.of(config.genaceBaseUrl(), config.genaceApiKey())

@@ -3,8 +3,8 @@ package com.genace.ops.operations;
 import com.genace.controls.WorkerControls;
 import com.genace.db.Database;
 import com.genace.db.DatabaseConfig;
+import com.genace.db.DatabaseException;
 import com.genace.db.DatabaseUrl;
-import com.genace.ledger.LedgerException;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ops.Environment;
 import com.genace.ops.db.DbCommand;
@@ -48,7 +48,7 @@ final class LedgerAccess implements AutoCloseable {
       return work.get();
     } catch (com.genace.ledger.UnknownOperationException e) {
       throw e;
-    } catch (LedgerException e) {
+    } catch (DatabaseException e) {
       String message = e.getMessage();
       Throwable root = e;
       while (root.getCause() != null && root.getCause() != root) {
@@ -62,7 +62,7 @@ final class LedgerAccess implements AutoCloseable {
           message != null && message.contains("does not exist")
               ? " (run ./genace db migrate first)"
               : "";
-      throw new LedgerException("database " + url + ": " + message + hint, e);
+      throw new DatabaseException("database " + url + ": " + message + hint, e);
     }
   }
 

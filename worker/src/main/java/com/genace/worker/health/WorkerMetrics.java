@@ -1,29 +1,28 @@
 package com.genace.worker.health;
 
 import com.genace.allowance.DispatchAllowance;
+import com.genace.db.StatementStats;
 import com.genace.ledger.LedgerStatistics;
+import com.genace.ledger.LedgerStats;
 import com.genace.model.Phase;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.temporal.Saturation;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The metrics served on {@code /metrics}: this worker's readiness and activity counts, and the
- * fleet-wide figures read from the ledger (operations per phase, open reviews and the oldest one's
- * age, dispatch outcomes, denied exclusive writes). The Temporal SDK's own metrics share the
- * registry.
+ * The metrics served on {@code /metrics}: this worker's readiness and activity counts, what its
+ * ledger statements and writes did (injected into the ledger as {@link #statementStats} and {@link
+ * #ledgerStats}), and the fleet's figures read from the ledger (operations per unfinished phase,
+ * open reviews and the oldest one's age). The Temporal SDK's own metrics share the registry.
  */
 public final class WorkerMetrics {
-
-  /** The transition events that are dispatch outcomes. */
-  static final List<String> DISPATCH_EVENTS =
-      List.of("accepted", "refused", "not_sent", "review_opened");
 
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -34,7 +33,7 @@ public final class WorkerMetrics {
       new java.util.concurrent.ConcurrentHashMap<>();
 
   public WorkerMetrics(WorkerState state, WorkerConfig config) {
-    // The activities count POST outcomes, polls and lease denials in the global registry.
+    // The activities count POST outcomes and polls in the global registry.
     Metrics.addRegistry(registry);
     Gauge.builder("genace_accepting_dispatch", () -> state.readiness().acceptingDispatch() ? 1 : 0)
         .register(registry);
@@ -47,23 +46,16 @@ public final class WorkerMetrics {
         .register(registry);
     CircuitReport.register(registry, state);
     for (Phase phase : Phase.values()) {
+      if (phase.isTerminal()) {
+        continue; // finished operations are counted by genace_ledger_transitions_total
+      }
       Gauge.builder("genace_operations", () -> figure(s -> s.phases().getOrDefault(phase, 0L)))
           .tag("phase", phase.wire())
-          .description("operations in each phase, fleet-wide, from the ledger")
+          .description("unfinished operations in each phase, fleet-wide, from the ledger")
           .register(registry);
     }
     Gauge.builder("genace_open_reviews", () -> figure(s -> s.openReviews())).register(registry);
     Gauge.builder("genace_oldest_review_age_seconds", () -> figure(s -> s.oldestReviewAgeSeconds()))
-        .register(registry);
-    for (String event : DISPATCH_EVENTS) {
-      Gauge.builder(
-              "genace_dispatch_outcomes", () -> figure(s -> s.events().getOrDefault(event, 0L)))
-          .tag("outcome", event)
-          .description("recorded dispatch outcomes, fleet-wide, from the ledger's history")
-          .register(registry);
-    }
-    Gauge.builder("genace_denied_writes", () -> figure(s -> s.deniedWrites()))
-        .description("exclusive writes denied by the lease fence, fleet-wide")
         .register(registry);
     Gauge.builder(
             "genace_operations_started_not_registered",
@@ -78,6 +70,39 @@ public final class WorkerMetrics {
         .tag("fingerprint", config.fleetFingerprint())
         .description("this worker's configuration version and fleet settings fingerprint")
         .register(registry);
+  }
+
+  /** Counts this worker's ledger statements by name and outcome, with their durations. */
+  public StatementStats statementStats() {
+    return (statement, elapsed, outcome) ->
+        Timer.builder("genace_db_statement")
+            .tag("statement", statement)
+            .tag("outcome", outcome.name().toLowerCase(java.util.Locale.ROOT))
+            .register(registry)
+            .record(elapsed);
+  }
+
+  /** Counts the state changes this worker recorded and its writes the lease fence denied. */
+  public LedgerStats ledgerStats() {
+    return new LedgerStats() {
+      @Override
+      public void transition(String event) {
+        Counter.builder("genace_ledger_transitions")
+            .tag("event", event)
+            .description("state changes this worker recorded in the ledger, by event")
+            .register(registry)
+            .increment();
+      }
+
+      @Override
+      public void denied(String write) {
+        Counter.builder("genace_lease_denials")
+            .tag("write", write)
+            .description("exclusive writes by this worker that the lease fence denied")
+            .register(registry)
+            .increment();
+      }
+    };
   }
 
   private double figure(java.util.function.ToDoubleFunction<LedgerStatistics.Snapshot> read) {

@@ -1,0 +1,64 @@
+package com.genace.db;
+
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+
+/**
+ * Typed, positional binding of one statement's parameters, in the order the SQL declares them:
+ * {@code p.text(id) // operation_id}. Nulls are bound with the SQL type of the call.
+ */
+public final class Params {
+
+  private final PreparedStatement statement;
+  private int index;
+
+  Params(PreparedStatement statement) {
+    this.statement = statement;
+  }
+
+  public Params text(String value) throws SQLException {
+    statement.setString(++index, value);
+    return this;
+  }
+
+  public Params bigint(long value) throws SQLException {
+    statement.setLong(++index, value);
+    return this;
+  }
+
+  public Params integer(int value) throws SQLException {
+    statement.setInt(++index, value);
+    return this;
+  }
+
+  public Params bool(boolean value) throws SQLException {
+    statement.setBoolean(++index, value);
+    return this;
+  }
+
+  /** A length of time, bound as text for a {@code ?::interval} parameter. */
+  public Params interval(Duration value) throws SQLException {
+    statement.setString(++index, value.toMillis() + " milliseconds");
+    return this;
+  }
+
+  /** JSON text, for a {@code ?::jsonb} parameter. */
+  public Params json(String value) throws SQLException {
+    if (value == null) {
+      statement.setNull(++index, Types.VARCHAR);
+    } else {
+      statement.setString(++index, value);
+    }
+    return this;
+  }
+
+  /** An instant, for a {@code timestamptz} parameter. */
+  public Params timestamp(Instant value) throws SQLException {
+    statement.setObject(++index, value.atOffset(ZoneOffset.UTC));
+    return this;
+  }
+}

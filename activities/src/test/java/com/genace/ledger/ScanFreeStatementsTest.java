@@ -1,0 +1,120 @@
+package com.genace.ledger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.genace.testing.DatabaseExtension;
+import com.genace.testing.QueryPlans;
+import java.time.Duration;
+import java.util.List;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * With a long history (30k finished operations and their transitions) and a little work in flight,
+ * the statements that run on timers or on every operation plan no sequential scan of the big
+ * tables: their cost follows the work in flight, not the history.
+ */
+@ExtendWith(DatabaseExtension.class)
+class ScanFreeStatementsTest {
+
+  static final int HISTORY = 30_000;
+
+  private DataSource db;
+
+  @BeforeEach
+  void setUp(DataSource db) {
+    this.db = db;
+    QueryPlans.execute(
+        db,
+        "INSERT INTO app_generation_operations (operation_id, phase, next_action, model, request,"
+            + " created_at) SELECT 'done-' || i, 'delivered', 'none', 'image-v1', '{}',"
+            + " clock_timestamp() - i * interval '1 second' FROM generate_series(1, "
+            + HISTORY
+            + ") i",
+        "INSERT INTO app_generation_operations (operation_id, phase, next_action, model, request,"
+            + " review_opened_at) SELECT 'review-' || i, 'in_review', 'reconcile', 'image-v1',"
+            + " '{}', clock_timestamp() FROM generate_series(1, 20) i",
+        "INSERT INTO app_generation_operations (operation_id, phase, next_action, model, request,"
+            + " remote_job_id) SELECT 'live-' || i, 'observing', 'observe', 'image-v1', '{}',"
+            + " 'gen_' || i FROM generate_series(1, 50) i",
+        "INSERT INTO app_generation_transitions (operation_id, revision, event, to_phase, accepted)"
+            + " SELECT 'done-' || i, 0, 'created', 'pending', true FROM generate_series(1, "
+            + HISTORY
+            + ") i",
+        "ANALYZE app_generation_operations",
+        "ANALYZE app_generation_transitions");
+  }
+
+  private static void assertNoSeqScanOfBigTables(List<String> plan) {
+    assertThat(String.join("\n", plan))
+        .doesNotContain("Seq Scan on app_generation_operations")
+        .doesNotContain("Seq Scan on app_generation_transitions")
+        .doesNotContain("Seq Scan on app_dispatch_reservations");
+  }
+
+  @Test
+  void the_fleet_figures_read_only_unfinished_operations() {
+    List<String> plan =
+        QueryPlans.explain(
+            db,
+            LedgerStatistics.READ.sql(),
+            s -> {
+              s.setString(1, "worker-a");
+              s.setString(2, "10000 milliseconds");
+            });
+
+    assertNoSeqScanOfBigTables(plan);
+    assertThat(String.join("\n", plan)).contains("app_generation_operations_unfinished_idx");
+    LedgerStatistics.Snapshot figures =
+        new LedgerStatistics(com.genace.db.Sql.of(db), Duration.ofSeconds(10), "worker-a").read();
+    assertThat(figures.openReviews()).isEqualTo(20);
+    assertThat(figures.phases())
+        .containsEntry(com.genace.model.Phase.OBSERVING, 50L)
+        .doesNotContainKey(com.genace.model.Phase.DELIVERED);
+  }
+
+  @Test
+  void claims_and_fenced_writes_find_their_row_by_key() {
+    assertNoSeqScanOfBigTables(
+        QueryPlans.explain(
+            db,
+            Claims.CLAIM.sql(),
+            s -> {
+              s.setString(1, "live-1");
+              s.setString(2, "worker-a");
+              s.setString(3, "observe");
+              s.setString(4, "45 seconds");
+            }));
+    assertNoSeqScanOfBigTables(
+        QueryPlans.explain(
+            db,
+            RemoteJobWrites.RECORD_SNAPSHOT.sql(),
+            s -> {
+              s.setString(1, "live-1");
+              s.setString(2, "worker-a");
+              s.setLong(3, 1);
+              s.setString(4, "{}");
+              s.setString(5, "running");
+              s.setInt(6, 1);
+              s.setString(7, "{}");
+              s.setString(8, null);
+              s.setBoolean(9, true);
+            }));
+  }
+
+  @Test
+  void listing_an_unfinished_phase_or_the_newest_operations_walks_an_index() {
+    assertNoSeqScanOfBigTables(
+        QueryPlans.explain(
+            db,
+            OperationRecords.LIST_UNFINISHED_PHASE.sql(),
+            s -> {
+              s.setString(1, "in_review");
+              s.setInt(2, 100);
+            }));
+    assertNoSeqScanOfBigTables(
+        QueryPlans.explain(db, OperationRecords.LIST.sql(), s -> s.setInt(1, 100)));
+  }
+}
