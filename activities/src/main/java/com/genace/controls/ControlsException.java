@@ -11,7 +11,8 @@ public class ControlsException extends DatabaseException {
     super(message, cause);
   }
 
-  static ControlsException of(SqlStatement statement, SQLException cause, boolean contention) {
+  public static ControlsException of(
+      SqlStatement statement, SQLException cause, boolean contention) {
     return new ControlsException(
         "controls statement "
             + statement.name()

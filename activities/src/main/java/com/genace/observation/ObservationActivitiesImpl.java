@@ -160,19 +160,19 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
 
   /** Records a newer snapshot; returns the result once terminal, null to poll again. */
   private ObservationResult record(HeldLease held, JobSnapshot snapshot, int attempt) {
+    // The snapshot and the end of the lease in one statement: a poll is claim, GET, this write.
     WriteResult written =
-        ledger.recordSnapshot(
+        ledger.recordSnapshotAndRelease(
             held.lease(),
             snapshot.status(),
             JSON.valueToTree(snapshot).toString(),
             snapshot.errorMessage());
+    held.ended(); // released by the write, or (denied) no longer ours
     if (written == WriteResult.DENIED) {
-      held.ended();
       throw pollAgain(
           FailureTypes.LEASE_LOST, attempt, Duration.ZERO, "observe lease lost before the write");
     }
     if (written == WriteResult.APPLIED && snapshot.status().isTerminal()) {
-      held.ended(); // a terminal snapshot moves the operation on and ends the lease
       return ObservationResult.terminal(snapshot.status(), snapshot.id(), snapshot.errorMessage());
     }
     return null;

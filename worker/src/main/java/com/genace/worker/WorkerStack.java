@@ -97,7 +97,7 @@ final class WorkerStack implements AutoCloseable {
     Sql sql = new Sql(database.dataSource(), openTelemetry, metrics.statementStats());
     this.ledger = new OperationsLedger(sql, config.leaseDuration(), metrics.ledgerStats());
     this.controls = new WorkerControls(sql);
-    this.fleet = new FleetConfiguration(database.dataSource());
+    this.fleet = new FleetConfiguration(sql);
     this.statistics =
         new LedgerStatistics(sql, WorkerProcess.STATISTICS_INTERVAL, config.workerId());
     this.allowance = new DispatchAllowance(sql, config.allowance());
