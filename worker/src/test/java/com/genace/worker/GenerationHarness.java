@@ -64,6 +64,8 @@ final class GenerationHarness implements AutoCloseable {
 
   /** While true, the spending allowance grants nothing. */
   final AtomicBoolean allowanceExhausted = new AtomicBoolean();
+  /** Reservations the exhausted allowance turned away. */
+  final AtomicInteger allowanceRefusals = new AtomicInteger();
 
   private final ArtifactStore store;
   private final Duration readTimeout;
@@ -166,9 +168,11 @@ final class GenerationHarness implements AutoCloseable {
   private final class SwitchableAllowance implements SpendingAllowance {
     @Override
     public Reservation reserve(String operationId, String account, String model) {
-      return allowanceExhausted.get()
-          ? new Reservation(false, "credits per window exhausted")
-          : new Reservation(true, "granted");
+      if (allowanceExhausted.get()) {
+        allowanceRefusals.incrementAndGet();
+        return new Reservation(false, "credits per window exhausted");
+      }
+      return new Reservation(true, "granted");
     }
 
     @Override
