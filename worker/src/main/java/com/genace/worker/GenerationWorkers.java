@@ -72,7 +72,8 @@ public final class GenerationWorkers {
         new ReviewActivitiesImpl(deps.ledger(), deps.workerId()),
         new ObservationActivitiesImpl(
             deps.ledger(), deps.genace(), deps.workerId(), deps.polling(), deps.clock()),
-        new DeliveryActivitiesImpl(deps.ledger(), deps.genace(), deps.store(), deps.workerId()));
+        new DeliveryActivitiesImpl(
+            deps.ledger(), deps.genace(), deps.store(), deps.workerId(), deps.clock()));
   }
 
   /** The paid POST, on its own queue so that it can stop polling alone. */

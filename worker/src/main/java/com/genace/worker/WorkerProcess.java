@@ -8,7 +8,8 @@ import com.genace.client.HttpGenaceClient;
 import com.genace.controls.WorkerControls;
 import com.genace.db.Database;
 import com.genace.db.DatabaseConfig;
-import com.genace.delivery.LocalDirectoryArtifactStore;
+import com.genace.delivery.ArtifactStore;
+import com.genace.delivery.ArtifactStores;
 import com.genace.ledger.Lease;
 import com.genace.ledger.LedgerStatistics;
 import com.genace.ledger.OperationsLedger;
@@ -80,6 +81,7 @@ public final class WorkerProcess implements AutoCloseable {
   private final DispatchAllowance allowance;
   private volatile DispatchAllowance.Usage allowanceUsage;
   private final GenaceClient genace;
+  private final ArtifactStore artifacts;
   private final WorkflowServiceStubs stubs;
   private final WorkerFactory factory;
   private final Worker dispatchWorker;
@@ -117,6 +119,7 @@ public final class WorkerProcess implements AutoCloseable {
                 .withTimeouts(
                     GenaceClientConfig.DEFAULT_CONNECT_TIMEOUT, config.genaceReadTimeout()),
             openTelemetry);
+    this.artifacts = ArtifactStores.open(config.artifacts(), System.getenv());
     WorkflowClient client =
         WorkflowClient.newInstance(
             stubs,
@@ -137,15 +140,7 @@ public final class WorkerProcess implements AutoCloseable {
                 .build());
     GenerationWorkers.Dependencies deps =
         new GenerationWorkers.Dependencies(
-            ledger,
-            genace,
-            new LocalDirectoryArtifactStore(config.artifactDir()),
-            config.workerId(),
-            state,
-            POLLING,
-            clock,
-            state,
-            allowance);
+            ledger, genace, artifacts, config.workerId(), state, POLLING, clock, state, allowance);
     GenerationWorkers.operationsWorker(
         factory,
         deps,
@@ -234,7 +229,11 @@ public final class WorkerProcess implements AutoCloseable {
     } catch (RuntimeException e) {
       return "genace_unavailable: " + e.getMessage();
     }
-    return null;
+    return config
+        .artifacts()
+        .problem(artifacts)
+        .map(problem -> "artifact_store_unavailable: " + problem)
+        .orElse(null);
   }
 
   private void refreshReadiness() {
@@ -338,6 +337,7 @@ public final class WorkerProcess implements AutoCloseable {
     statusServer.close();
     metricsBridge.close();
     database.close();
+    artifacts.close();
     metrics.close();
   }
 }

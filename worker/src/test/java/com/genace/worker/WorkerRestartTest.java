@@ -3,6 +3,7 @@ package com.genace.worker;
 import static com.genace.worker.GenerationHarness.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.genace.delivery.ArtifactContent;
 import com.genace.delivery.ArtifactStore;
 import com.genace.delivery.LocalDirectoryArtifactStore;
 import com.genace.dispatch.DispatchGate;
@@ -97,13 +98,13 @@ class WorkerRestartTest {
     }
 
     @Override
-    public Path stagingFile(String key) {
-      return store.stagingFile(key);
+    public void check() {
+      store.check();
     }
 
     @Override
-    public void put(String key, Path staged) {
-      store.put(key, staged);
+    public void put(String key, ArtifactContent content) {
+      store.put(key, content);
       if (puts.incrementAndGet() == 1) {
         throw new IllegalStateException("worker crashed after copying " + key);
       }
