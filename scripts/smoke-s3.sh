@@ -25,6 +25,7 @@ fail() {
   echo "== smoke-s3: FAILED: $*" >&2
   echo "-- worker log (tail):" >&2; tail -n 30 "$WORK/worker.log" >&2 || true
   echo "-- s3proxy log (tail):" >&2; tail -n 30 "$WORK/s3proxy.log" >&2 || true
+  echo "-- dev log (tail):" >&2; tail -n 30 "$WORK/dev.err" >&2 || true
   echo "$PASSED passed, 1 failed"
   exit 1
 }
@@ -45,7 +46,10 @@ wait_for() {
     sleep 0.5
   done
 }
-s3() { curl -sf --aws-sigv4 "aws:amz:us-east-1:s3" --user "smoke-id:smoke-secret" "$@"; }
+s3() {
+  curl -sf --aws-sigv4 "aws:amz:us-east-1:s3" --user "smoke-id:smoke-secret" \
+    -H "x-amz-content-sha256: UNSIGNED-PAYLOAD" "$@"
+}
 answers_200() { [[ "$(curl -s -o /dev/null -w '%{http_code}' "$1")" == 200 ]]; }
 has_phase() {
   [[ "$("$ROOT/genace" ops show "$1" --json 2>/dev/null \
@@ -69,6 +73,7 @@ wait_for 120 s3 -o /dev/null "http://127.0.0.1:$S3_PORT/" || fail "S3Proxy did n
 s3 -X PUT "http://127.0.0.1:$S3_PORT/$BUCKET" >/dev/null || fail "could not create the bucket"
 
 cd "$ROOT"
+./genace --help >/dev/null # builds the launcher first, if it must, outside the waits below
 log "starting the dev stack (Temporal test server on $TEMPORAL_PORT, simulator on $SIM_PORT)"
 ./genace dev --test-server --temporal-port "$TEMPORAL_PORT" --simulator-port "$SIM_PORT" \
   >"$WORK/dev.out" 2>"$WORK/dev.err" &
