@@ -19,7 +19,7 @@ import java.util.function.LongConsumer;
 public final class ArtifactContent implements Closeable {
 
   /** How often, in bytes read, the progress listener hears of the transfer. */
-  static final long PROGRESS_STEP = 4L * 1024 * 1024;
+  static final long PROGRESS_STEP = 1024 * 1024;
 
   private final String key;
   private final long bytes;

@@ -26,10 +26,12 @@ import com.genace.simulator.Faults;
 import com.genace.simulator.GenaceSimulator;
 import com.genace.testing.DatabaseExtension;
 import com.genace.testing.S3Server;
+import com.sun.net.httpserver.HttpServer;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.testing.TestActivityEnvironment;
+import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -172,6 +174,50 @@ class S3DeliveryTest {
     }
   }
 
+  @Test
+  void a_transfer_longer_than_the_lease_keeps_it_renewed_and_is_delivered() throws Exception {
+    byte[] bytes = Artifacts.random(6 * 1024 * 1024, 8);
+    HttpServer slow = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    slow.createContext(
+        "/slow",
+        exchange -> {
+          exchange.sendResponseHeaders(200, bytes.length);
+          try (var body = exchange.getResponseBody()) {
+            // About 1 MiB a second: six seconds, longer than the four-second lease.
+            for (int offset = 0; offset < bytes.length; offset += 64 * 1024) {
+              body.write(bytes, offset, Math.min(64 * 1024, bytes.length - offset));
+              body.flush();
+              sleep(60);
+            }
+          }
+        });
+    slow.start();
+    try {
+      String url = "http://127.0.0.1:" + slow.getAddress().getPort() + "/slow";
+      JobOutput output = new JobOutput(url, "video/mp4", bytes.length, Artifacts.sha256(bytes));
+      delivering(
+          "op-slow", new JobSnapshot("gen_slow", RemoteStatus.SUCCEEDED, List.of(output), null));
+
+      DeliveryResult result = worker("worker-a", store()).deliver("op-slow");
+
+      assertThat(result.copied()).isEqualTo(1);
+      assertThat(ledger.get("op-slow").phase()).isEqualTo(Phase.DELIVERED);
+      String key = PREFIX + "/generations/op-slow/gen_slow/0.mp4";
+      assertThat(admin.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray())
+          .isEqualTo(bytes);
+    } finally {
+      slow.stop(0);
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   private ArtifactStore store() {
     return new S3ArtifactStore(server.client(), bucket, PREFIX, S3ArtifactStore.MIN_PART_SIZE);
   }
@@ -207,17 +253,31 @@ class S3DeliveryTest {
         await()
             .atMost(Duration.ofSeconds(10))
             .until(() -> genace.get(job), s -> s.status() == RemoteStatus.SUCCEEDED);
+    assertThat(done.outputs()).isNotEmpty();
+    recordSucceeded(operationId, done);
+    return done;
+  }
+
+  /** Accepted as {@code snapshot}'s job, which succeeded with its outputs: ready to deliver. */
+  private void delivering(String operationId, JobSnapshot snapshot) {
+    assertThat(ledger.create(new NewOperation(operationId, "genace-video-1", "{\"p\":1}")))
+        .isTrue();
+    Lease dispatch = claim(operationId, NextAction.DISPATCH);
+    assertThat(ledger.markSubmitting(dispatch)).isEqualTo(WriteResult.APPLIED);
+    assertThat(ledger.recordAccepted(dispatch, snapshot.id())).isEqualTo(WriteResult.APPLIED);
+    recordSucceeded(operationId, snapshot);
+  }
+
+  private void recordSucceeded(String operationId, JobSnapshot snapshot) {
     Lease observe = claim(operationId, NextAction.OBSERVE);
     try {
       assertThat(
               ledger.recordSnapshot(
-                  observe, RemoteStatus.SUCCEEDED, JSON.writeValueAsString(done), null))
+                  observe, RemoteStatus.SUCCEEDED, JSON.writeValueAsString(snapshot), null))
           .isEqualTo(WriteResult.APPLIED);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
-    assertThat(done.outputs()).isNotEmpty();
-    return done;
   }
 
   private Lease claim(String operationId, NextAction action) {
