@@ -1,6 +1,6 @@
 package com.genace.client;
 
-import java.nio.file.Path;
+import java.io.InputStream;
 import java.util.List;
 
 /**
@@ -35,13 +35,12 @@ public interface GenaceClient {
   List<String> listModels();
 
   /**
-   * Streams one output's bytes to {@code target}, replacing it. The bytes are checked against the
-   * snapshot's size and SHA-256 first, so {@code target} only ever appears complete and verified;
-   * on any failure it is left as it was.
+   * Opens one output's bytes as a stream, which the caller reads and closes. The bytes are not
+   * checked here: the artifact store checks size and SHA-256 against the snapshot before it
+   * publishes anything. A failure while reading is an {@link java.io.IOException} from the stream.
    *
-   * @throws MalformedResponseException when size or SHA-256 differ from the snapshot
+   * @throws RemoteJobNotFoundException when the output URL answers 404
    * @throws GenaceException as for {@link #get(String)}, for the HTTP exchange
-   * @throws java.io.UncheckedIOException when writing locally fails
    */
-  void download(JobOutput output, Path target);
+  InputStream openOutput(JobOutput output);
 }

@@ -8,8 +8,6 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Scope;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -21,14 +19,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
@@ -151,43 +142,38 @@ public final class HttpGenaceClient implements GenaceClient {
   }
 
   @Override
-  public void download(JobOutput output, Path target) {
+  public InputStream openOutput(JobOutput output) {
     Objects.requireNonNull(output, "output");
-    Objects.requireNonNull(target, "target");
     if (!ResponseParser.isHttpUrl(output.url())) {
       throw new IllegalArgumentException("output url is not an absolute http(s) URL");
     }
     URI url = URI.create(output.url());
-    traced(
-        spans.start("GET", "output", url),
-        () -> {
-          fetch(output, url, target);
-          return null;
-        });
-  }
-
-  private void fetch(JobOutput output, URI url, Path target) {
     String shown = withoutQuery(url);
-    HttpRequest.Builder builder =
-        sameOrigin(url)
-            ? authorized(url)
-            : HttpRequest.newBuilder(url).timeout(config.readTimeout());
-    HttpResponse<InputStream> response =
-        exchange(builder.GET().build(), "GET " + shown, HttpResponse.BodyHandlers.ofInputStream());
-    try (InputStream body = response.body()) {
+    Span span = spans.start("GET", "output", url);
+    try (Scope ignored = span.makeCurrent()) {
+      HttpRequest.Builder builder =
+          sameOrigin(url)
+              ? authorized(url)
+              : HttpRequest.newBuilder(url).timeout(config.readTimeout());
+      HttpResponse<InputStream> response =
+          exchange(
+              builder.GET().build(), "GET " + shown, HttpResponse.BodyHandlers.ofInputStream());
       if (response.statusCode() != 200) {
-        throw statusError("GET " + shown, response.statusCode(), response, errorBody(body));
+        byte[] error;
+        try (InputStream body = response.body()) {
+          error = errorBody(body);
+        }
+        throw statusError("GET " + shown, response.statusCode(), response, error);
       }
-      Path absolute = target.toAbsolutePath();
-      Path partial = createPartial(absolute);
-      try {
-        verify(output, shown, copy(body, partial, shown));
-        moveIntoPlace(partial, absolute);
-      } finally {
-        Files.deleteIfExists(partial);
+      return new OutputBody(response.body(), span, "Genace GET " + shown);
+    } catch (IOException | RuntimeException e) {
+      HttpSpans.failed(span, e);
+      span.end();
+      if (e instanceof IOException io) {
+        throw new GenaceUnavailableException(
+            "Genace GET " + shown + " failed: " + describe(io), io);
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not write Genace output to " + target, e);
+      throw (RuntimeException) e;
     }
   }
 
@@ -303,70 +289,12 @@ public final class HttpGenaceClient implements GenaceClient {
     return new GenaceException(message);
   }
 
-  private Copied copy(InputStream body, Path partial, String shown) throws IOException {
-    MessageDigest sha256 = sha256();
-    long total = 0;
-    byte[] buffer = new byte[64 * 1024];
-    try (OutputStream out = Files.newOutputStream(partial)) {
-      while (true) {
-        int n;
-        try {
-          n = body.read(buffer);
-        } catch (IOException e) {
-          throw new GenaceUnavailableException(
-              "Genace GET " + shown + " failed while reading the body: " + describe(e), e);
-        }
-        if (n < 0) {
-          break;
-        }
-        sha256.update(buffer, 0, n);
-        out.write(buffer, 0, n);
-        total += n;
-      }
-    }
-    return new Copied(total, HexFormat.of().formatHex(sha256.digest()));
-  }
-
   /** The start of an error body, enough for its message; an unreadable one counts as empty. */
   private static byte[] errorBody(InputStream body) {
     try {
       return body.readNBytes(16 * 1024);
     } catch (IOException e) {
       return new byte[0];
-    }
-  }
-
-  private record Copied(long bytes, String sha256) {}
-
-  private static void verify(JobOutput output, String shown, Copied copied) {
-    if (copied.bytes() != output.bytes() || !copied.sha256().equals(output.sha256())) {
-      throw new MalformedResponseException(
-          "Genace returned a malformed output from "
-              + shown
-              + ": expected "
-              + output.bytes()
-              + " bytes with sha256 "
-              + output.sha256()
-              + ", got "
-              + copied.bytes()
-              + " bytes with sha256 "
-              + copied.sha256());
-    }
-  }
-
-  private static Path createPartial(Path target) throws IOException {
-    Path dir = target.getParent();
-    Files.createDirectories(dir);
-    // Same directory, so that the final move is a rename and readers never see a partial file.
-    return Files.createTempFile(dir, "." + target.getFileName(), ".part");
-  }
-
-  private static void moveIntoPlace(Path partial, Path target) throws IOException {
-    try {
-      Files.move(
-          partial, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING);
     }
   }
 
@@ -429,14 +357,6 @@ public final class HttpGenaceClient implements GenaceClient {
   private static String encode(String id) {
     // URLEncoder targets forms; in a path segment a space must be %20, not '+'.
     return URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20");
-  }
-
-  private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK provides SHA-256", e);
-    }
   }
 
   private static boolean hasCause(Throwable t, Class<? extends Throwable> type) {

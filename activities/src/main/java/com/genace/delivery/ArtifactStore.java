@@ -1,22 +1,41 @@
 package com.genace.delivery;
 
-import java.nio.file.Path;
-
-/** Where delivered artifacts live: the application's own storage. */
-public interface ArtifactStore {
-
-  /** True when an object exists under {@code key} with exactly this size and SHA-256 (hex). */
-  boolean holds(String key, long bytes, String sha256);
-
-  /** A fresh local file to download into before {@link #put}. */
-  Path stagingFile(String key);
+/**
+ * Where delivered artifacts live: the application's own storage. Implementations are thread-safe;
+ * every method may be retried.
+ */
+public interface ArtifactStore extends AutoCloseable {
 
   /**
-   * Stores the staged file under {@code key}, atomically: readers see the previous object or the
-   * new one, never a partial copy. The staged file is consumed.
+   * Proves the store usable without transferring an artifact: bounded in time, cheap enough for a
+   * readiness check.
+   *
+   * @throws ArtifactStoreException with a one-line cause (missing bucket, denied access,
+   *     unreachable endpoint, unwritable directory)
    */
-  void put(String key, Path staged);
+  void check();
 
-  /** A human-readable location for the key (a path or URL), for manifests and logs. */
+  /**
+   * True when a complete object exists under {@code key} with exactly this size and SHA-256 (hex).
+   *
+   * @throws ArtifactStoreException when the store cannot tell
+   */
+  boolean holds(String key, long bytes, String sha256);
+
+  /**
+   * Reads {@code content} to its end and stores it under {@code key}. The object appears only
+   * complete and checked (see {@link ArtifactContent}); on any failure, including a mismatch, the
+   * key keeps what it held before.
+   *
+   * @throws ArtifactStoreException on any failure; a mismatch has an {@link
+   *     ArtifactMismatchException} as its cause
+   */
+  void put(String key, ArtifactContent content);
+
+  /** The object's address for manifests: {@code file:///...} or {@code s3://bucket/key}. */
   String locate(String key);
+
+  /** Releases connections; the default holds none. */
+  @Override
+  default void close() {}
 }

@@ -3,12 +3,14 @@ package com.genace.delivery;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.genace.client.GenaceClient;
+import com.genace.client.JobOutput;
 import com.genace.client.JobSnapshot;
 import com.genace.leasing.HeldLease;
 import com.genace.ledger.ClaimResult;
 import com.genace.ledger.Lease;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
+import com.genace.ledger.RenewResult;
 import com.genace.ledger.WriteResult;
 import com.genace.model.FailureTypes;
 import com.genace.model.NextAction;
@@ -17,8 +19,8 @@ import io.temporal.activity.Activity;
 import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -30,8 +32,9 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>claim the deliver lease; read the stored snapshot's outputs;
  *   <li>for each output, skip it if the store already holds its key with the same size and SHA-256,
- *       else download (verified) and store it atomically;
- *   <li>record the manifest under the lease.
+ *       else stream it from Genace into the store, which checks size and SHA-256 before the object
+ *       appears; while bytes flow, heartbeat and renew the lease at half-life;
+ *   <li>record the manifest (each object's key, URI, size and SHA-256) under the lease.
  * </ol>
  */
 public final class DeliveryActivitiesImpl implements DeliveryActivities {
@@ -43,13 +46,19 @@ public final class DeliveryActivitiesImpl implements DeliveryActivities {
   private final GenaceClient genace;
   private final ArtifactStore store;
   private final String owner;
+  private final Clock clock;
 
   public DeliveryActivitiesImpl(
-      OperationsLedger ledger, GenaceClient genace, ArtifactStore store, String owner) {
+      OperationsLedger ledger,
+      GenaceClient genace,
+      ArtifactStore store,
+      String owner,
+      Clock clock) {
     this.ledger = ledger;
     this.genace = genace;
     this.store = store;
     this.owner = owner;
+    this.clock = clock;
   }
 
   @Override
@@ -69,26 +78,22 @@ public final class DeliveryActivitiesImpl implements DeliveryActivities {
     OperationRow row = ledger.get(operationId);
     String remoteJobId = row.remoteJobId().orElseThrow();
     JobSnapshot snapshot = readSnapshot(row);
+    LeaseKeeper keeper = new LeaseKeeper(lease);
     List<DeliveredArtifact> artifacts = new ArrayList<>();
     int copied = 0;
     for (int i = 0; i < snapshot.outputs().size(); i++) {
-      var output = snapshot.outputs().get(i);
+      JobOutput output = snapshot.outputs().get(i);
       String key = ArtifactKeys.of(operationId, remoteJobId, i, output.contentType());
       if (!store.holds(key, output.bytes(), output.sha256())) {
-        Path staged = store.stagingFile(key);
-        try {
-          genace.download(output, staged);
-          store.put(key, staged);
-        } finally {
-          deleteQuietly(staged);
-        }
+        copy(output, key, keeper);
         copied++;
       }
       artifacts.add(
-          new DeliveredArtifact(key, output.bytes(), output.sha256(), output.contentType()));
-      Activity.getExecutionContext().heartbeat(i + 1);
+          new DeliveredArtifact(
+              key, store.locate(key), output.bytes(), output.sha256(), output.contentType()));
+      keeper.alive();
     }
-    WriteResult written = ledger.recordDelivered(lease, manifest(artifacts));
+    WriteResult written = ledger.recordDelivered(keeper.lease, manifest(artifacts));
     if (written != WriteResult.UNCHANGED) {
       held.ended(); // applied: the delivered transition released it; denied: no longer ours
     }
@@ -105,14 +110,50 @@ public final class DeliveryActivitiesImpl implements DeliveryActivities {
     return new DeliveryResult(artifacts, copied);
   }
 
-  private String manifest(List<DeliveredArtifact> artifacts) {
-    ObjectNode manifest = JSON.createObjectNode();
-    var list = manifest.putArray("artifacts");
-    for (DeliveredArtifact artifact : artifacts) {
-      ObjectNode node = JSON.valueToTree(artifact);
-      node.put("location", store.locate(artifact.key()));
-      list.add(node);
+  private void copy(JobOutput output, String key, LeaseKeeper keeper) {
+    try (ArtifactContent content =
+        new ArtifactContent(
+            genace.openOutput(output),
+            key,
+            output.bytes(),
+            output.sha256(),
+            output.contentType(),
+            bytesSoFar -> keeper.alive())) {
+      store.put(key, content);
     }
+  }
+
+  /**
+   * Keeps the activity and its lease alive while bytes flow: a large artifact can take longer than
+   * the heartbeat timeout and the lease. Renews at half-life; a denied or uncertain renewal stops
+   * the copy, and Temporal retries under a new claim (what was stored stays and is skipped).
+   */
+  private final class LeaseKeeper {
+    private Lease lease;
+
+    LeaseKeeper(Lease lease) {
+      this.lease = lease;
+    }
+
+    void alive() {
+      Activity.getExecutionContext().heartbeat(null);
+      Duration left = Duration.between(clock.instant(), lease.until());
+      if (left.compareTo(ledger.leaseDuration().dividedBy(2)) > 0) {
+        return;
+      }
+      RenewResult renewed = ledger.renew(lease);
+      if (!(renewed instanceof RenewResult.Renewed ok)) {
+        throw ApplicationFailure.newFailure(
+            "deliver lease of " + lease.operationId() + " could not be renewed (" + renewed + ")",
+            FailureTypes.LEASE_LOST);
+      }
+      lease = ok.lease();
+    }
+  }
+
+  private static String manifest(List<DeliveredArtifact> artifacts) {
+    ObjectNode manifest = JSON.createObjectNode();
+    manifest.set("artifacts", JSON.valueToTree(artifacts));
     return manifest.toString();
   }
 
@@ -134,6 +175,8 @@ public final class DeliveryActivitiesImpl implements DeliveryActivities {
           artifacts.add(
               new DeliveredArtifact(
                   item.path("key").asText(),
+                  // Manifests written before the URI was recorded kept a "location".
+                  item.has("uri") ? item.path("uri").asText() : item.path("location").asText(),
                   item.path("bytes").asLong(),
                   item.path("sha256").asText(),
                   item.path("contentType").asText()));
@@ -152,13 +195,5 @@ public final class DeliveryActivitiesImpl implements DeliveryActivities {
             + row.leaseOwner().orElse("nobody")
             + ")",
         "DeliverLeaseHeld");
-  }
-
-  private static void deleteQuietly(Path path) {
-    try {
-      Files.deleteIfExists(path);
-    } catch (IOException e) {
-      log.debug("could not delete staging file {}", path, e);
-    }
   }
 }

@@ -2,6 +2,7 @@ package com.genace.delivery;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -9,18 +10,21 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * An artifact store in a local directory. Downloads are staged under {@code .staging/} in the same
- * file system and renamed into place, so an object is either absent or complete.
+ * An artifact store in a local directory. Content is staged under {@code .staging/} in the same
+ * file system, checked as it is written, and renamed into place: an object is either absent or
+ * complete. Whether a file is held is decided by hashing it, so a damaged file is copied again.
  */
 public final class LocalDirectoryArtifactStore implements ArtifactStore {
 
   private final Path root;
   private final Path staging;
 
+  /**
+   * @throws UncheckedIOException when the directory cannot be created
+   */
   public LocalDirectoryArtifactStore(Path root) {
     this.root = root.toAbsolutePath().normalize();
     this.staging = this.root.resolve(".staging");
@@ -28,6 +32,13 @@ public final class LocalDirectoryArtifactStore implements ArtifactStore {
       Files.createDirectories(staging);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the artifact directory " + this.root, e);
+    }
+  }
+
+  @Override
+  public void check() {
+    if (!Files.isDirectory(staging) || !Files.isWritable(staging)) {
+      throw new ArtifactStoreException("the directory " + root + " is missing or not writable");
     }
   }
 
@@ -40,24 +51,20 @@ public final class LocalDirectoryArtifactStore implements ArtifactStore {
       }
       return sha256Of(path).equalsIgnoreCase(sha256);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + path, e);
+      throw new ArtifactStoreException("cannot read " + path + ": " + e.getMessage(), e);
     }
   }
 
   @Override
-  public Path stagingFile(String key) {
-    pathOf(key);
-    try {
-      return Files.createTempFile(staging, "artifact-", ".part");
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create a staging file in " + staging, e);
-    }
-  }
-
-  @Override
-  public void put(String key, Path staged) {
+  public void put(String key, ArtifactContent content) {
     Path target = pathOf(key);
+    Path staged = null;
     try {
+      staged = Files.createTempFile(staging, "artifact-", ".part");
+      try (InputStream in = content.stream();
+          OutputStream out = Files.newOutputStream(staged)) {
+        in.transferTo(out); // to the end of the stream, where the content is checked
+      }
       Files.createDirectories(target.getParent());
       try {
         Files.move(
@@ -66,13 +73,15 @@ public final class LocalDirectoryArtifactStore implements ArtifactStore {
         Files.move(staged, target, StandardCopyOption.REPLACE_EXISTING);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot store " + key, e);
+      throw new ArtifactStoreException("could not store " + key + ": " + e.getMessage(), e);
+    } finally {
+      deleteQuietly(staged);
     }
   }
 
   @Override
   public String locate(String key) {
-    return pathOf(key).toString();
+    return pathOf(key).toUri().toString();
   }
 
   private Path pathOf(String key) {
@@ -83,30 +92,22 @@ public final class LocalDirectoryArtifactStore implements ArtifactStore {
     return path;
   }
 
-  static String sha256Of(Path path) throws IOException {
-    try (InputStream in = new DigestInputStream(Files.newInputStream(path), sha256())) {
-      MessageDigest digest = ((DigestInputStream) in).getMessageDigest();
-      in.transferTo(OutputStreamSink.INSTANCE);
-      return HexFormat.of().formatHex(digest.digest());
+  private static String sha256Of(Path path) throws IOException {
+    MessageDigest digest = ArtifactContent.sha256Digest();
+    try (InputStream in = new DigestInputStream(Files.newInputStream(path), digest)) {
+      in.transferTo(OutputStream.nullOutputStream());
     }
+    return HexFormat.of().formatHex(digest.digest());
   }
 
-  private static MessageDigest sha256() {
+  private static void deleteQuietly(Path path) {
+    if (path == null) {
+      return;
+    }
     try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is always available", e);
+      Files.deleteIfExists(path);
+    } catch (IOException e) {
+      // A leftover staging file is harmless: it is never read, and the next put makes its own.
     }
-  }
-
-  /** Discards bytes; the digest stream computes as they pass. */
-  private static final class OutputStreamSink extends java.io.OutputStream {
-    static final OutputStreamSink INSTANCE = new OutputStreamSink();
-
-    @Override
-    public void write(int b) {}
-
-    @Override
-    public void write(byte[] b, int off, int len) {}
   }
 }

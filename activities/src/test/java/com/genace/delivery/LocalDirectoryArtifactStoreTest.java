@@ -3,35 +3,59 @@ package com.genace.delivery;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.charset.StandardCharsets;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class LocalDirectoryArtifactStoreTest {
+class LocalDirectoryArtifactStoreTest extends ArtifactStoreContract {
 
   @TempDir Path root;
 
+  @Override
+  ArtifactStore store() {
+    return new LocalDirectoryArtifactStore(root);
+  }
+
+  @Override
+  byte[] readBack(ArtifactStore store, String key) throws Exception {
+    return Files.readAllBytes(root.resolve(key));
+  }
+
+  @Override
+  int largeSize() {
+    return 3 * 1024 * 1024;
+  }
+
   @Test
-  void a_stored_object_is_held_only_with_its_exact_size_and_digest() throws Exception {
-    LocalDirectoryArtifactStore store = new LocalDirectoryArtifactStore(root);
-    byte[] content = "rendered pixels".getBytes(StandardCharsets.UTF_8);
-    String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content));
-    String key = ArtifactKeys.of("op-1", "gen_1", 0, "image/png");
-    Path staged = store.stagingFile(key);
-    Files.write(staged, content);
+  void objects_are_located_by_file_uri_and_no_staging_file_is_left() throws Exception {
+    ArtifactStore store = store();
+    store.put(KEY, Artifacts.content(KEY, Artifacts.random(10, 1)));
+    assertThatThrownBy(
+            () ->
+                store.put(
+                    KEY,
+                    Artifacts.content(
+                        KEY, Artifacts.failingAfter(new byte[10], 5), 10, "0".repeat(64))))
+        .isInstanceOf(ArtifactStoreException.class);
 
-    assertThat(store.holds(key, content.length, sha)).isFalse();
-    store.put(key, staged);
+    assertThat(store.locate(KEY)).isEqualTo(root.resolve(KEY).toUri().toString());
+    assertThat(Path.of(URI.create(store.locate(KEY)))).exists();
+    try (var staged = Files.list(root.resolve(".staging"))) {
+      assertThat(staged).isEmpty();
+    }
+  }
 
-    assertThat(store.holds(key, content.length, sha)).isTrue();
-    assertThat(store.holds(key, content.length + 1, sha)).isFalse();
-    assertThat(store.holds(key, content.length, "0".repeat(64))).isFalse();
-    assertThat(Files.exists(staged)).isFalse();
-    assertThat(Path.of(store.locate(key))).hasBinaryContent(content);
+  @Test
+  void a_damaged_file_is_not_held() throws Exception {
+    ArtifactStore store = store();
+    byte[] bytes = Artifacts.random(100, 7);
+    store.put(KEY, Artifacts.content(KEY, bytes));
+    bytes[0] ^= 1;
+    Files.write(root.resolve(KEY), bytes);
+
+    assertThat(store.holds(KEY, 100, Artifacts.sha256(Artifacts.random(100, 7)))).isFalse();
   }
 
   @Test
@@ -40,9 +64,20 @@ class LocalDirectoryArtifactStoreTest {
         .isEqualTo("generations/op-1/gen_1/2.png");
     assertThat(ArtifactKeys.of("../../etc", "..", 0, null))
         .isEqualTo("generations/%2E%2E%2F%2E%2E%2Fetc/%2E%2E/0.bin");
-    LocalDirectoryArtifactStore store = new LocalDirectoryArtifactStore(root);
+    ArtifactStore store = store();
     assertThatThrownBy(() -> store.locate("../outside"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("escapes the store");
+  }
+
+  @Test
+  void an_unwritable_directory_fails_its_check() throws Exception {
+    ArtifactStore store = store();
+    Files.delete(root.resolve(".staging"));
+
+    assertThatThrownBy(store::check)
+        .isInstanceOf(ArtifactStoreException.class)
+        .hasMessage(
+            "the directory " + root.toAbsolutePath().normalize() + " is missing or not writable");
   }
 }

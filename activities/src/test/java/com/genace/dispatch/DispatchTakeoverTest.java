@@ -16,7 +16,7 @@ import com.genace.ledger.TransitionRow;
 import com.genace.model.Phase;
 import com.genace.simulator.GenaceSimulator;
 import com.genace.testing.DatabaseExtension;
-import java.nio.file.Path;
+import java.io.InputStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -63,7 +63,7 @@ class DispatchTakeoverTest {
     }
 
     @Override
-    public void download(JobOutput output, Path target) {
+    public InputStream openOutput(JobOutput output) {
       throw new UnsupportedOperationException();
     }
   }

@@ -25,7 +25,7 @@ import com.genace.model.RemoteStatus;
 import com.genace.model.ReviewReason;
 import com.genace.testing.DatabaseExtension;
 import io.temporal.failure.ApplicationFailure;
-import java.nio.file.Path;
+import java.io.InputStream;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -68,8 +68,8 @@ class ObservationPollTest {
     }
 
     @Override
-    public void download(JobOutput output, Path target) {
-      throw new UnsupportedOperationException();
+    public InputStream openOutput(JobOutput output) {
+      throw new UnsupportedOperationException("a poll never downloads");
     }
   }
 

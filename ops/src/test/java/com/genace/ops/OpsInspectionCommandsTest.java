@@ -11,6 +11,7 @@ import com.genace.ledger.NewOperation;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.WriteResult;
 import com.genace.model.NextAction;
+import com.genace.model.RemoteStatus;
 import com.genace.testing.DatabaseExtension;
 import com.genace.testing.TestDatabase;
 import java.time.Duration;
@@ -162,6 +163,27 @@ class OpsInspectionCommandsTest {
   }
 
   @Test
+  void show_prints_each_delivered_object_with_its_uri_size_and_checksum() {
+    delivered(
+        "op-done",
+        "{\"artifacts\":[{\"key\":\"generations/op-done/gen_1/0.png\","
+            + "\"uri\":\"s3://art/p/generations/op-done/gen_1/0.png\",\"bytes\":2048,"
+            + "\"sha256\":\""
+            + "a".repeat(64)
+            + "\",\"contentType\":\"image/png\"}]}");
+
+    CliRunner.Result result = CliRunner.run(env, "ops", "show", "op-done");
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    assertThat(result.out())
+        .contains("delivery    1 artifact(s)\n")
+        .contains(
+            "            s3://art/p/generations/op-done/gen_1/0.png  2048 bytes  sha256 "
+                + "a".repeat(64)
+                + "\n");
+  }
+
+  @Test
   void pause_and_resume_dispatch_switch_the_durable_control() {
     WorkerControls controls = new WorkerControls(TestDatabase.dataSource());
 
@@ -196,7 +218,11 @@ class OpsInspectionCommandsTest {
   }
 
   private Lease claim(OperationsLedger on, String id, String owner) {
-    ClaimResult claim = on.claim(id, owner, NextAction.DISPATCH);
+    return claim(on, id, owner, NextAction.DISPATCH);
+  }
+
+  private Lease claim(OperationsLedger on, String id, String owner, NextAction action) {
+    ClaimResult claim = on.claim(id, owner, action);
     assertThat(claim).isInstanceOf(ClaimResult.Acquired.class);
     return ((ClaimResult.Acquired) claim).lease();
   }
@@ -208,6 +234,24 @@ class OpsInspectionCommandsTest {
     assertThat(ledger.markSubmitting(lease)).isEqualTo(WriteResult.APPLIED);
     assertThat(ledger.openReview(lease, "post_outcome_unknown", "connection reset"))
         .isEqualTo(WriteResult.APPLIED);
+  }
+
+  /** Accepted, rendered, observed and delivered with this manifest. */
+  private void delivered(String id, String manifest) {
+    pending(id);
+    Lease dispatch = claim(ledger, id, "worker-a");
+    assertThat(ledger.markSubmitting(dispatch)).isEqualTo(WriteResult.APPLIED);
+    assertThat(ledger.recordAccepted(dispatch, "gen_1")).isEqualTo(WriteResult.APPLIED);
+    Lease observe = claim(ledger, id, "worker-a", NextAction.OBSERVE);
+    assertThat(
+            ledger.recordSnapshot(
+                observe,
+                RemoteStatus.SUCCEEDED,
+                "{\"id\":\"gen_1\",\"status\":\"succeeded\",\"outputs\":[]}",
+                null))
+        .isEqualTo(WriteResult.APPLIED);
+    Lease deliver = claim(ledger, id, "worker-a", NextAction.DELIVER);
+    assertThat(ledger.recordDelivered(deliver, manifest)).isEqualTo(WriteResult.APPLIED);
   }
 
   /** A worker whose lease expired tries to write: the ledger denies it and keeps a record. */

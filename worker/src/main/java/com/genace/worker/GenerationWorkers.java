@@ -96,7 +96,8 @@ public final class GenerationWorkers {
         new ReviewActivitiesImpl(deps.ledger(), deps.workerId()),
         new LegacyObservationActivitiesImpl(
             deps.ledger(), deps.genace(), deps.workerId(), deps.polling(), deps.clock()),
-        new DeliveryActivitiesImpl(deps.ledger(), deps.genace(), deps.store(), deps.workerId()));
+        new DeliveryActivitiesImpl(
+            deps.ledger(), deps.genace(), deps.store(), deps.workerId(), deps.clock()));
   }
 
   /** Status polls, one per activity attempt, on their own queue. */

@@ -108,7 +108,8 @@ final class StartupChecks {
   }
 
   /**
-   * Null when the ledger, its schema and Genace answer; otherwise the first problem, to retry.
+   * Null when the ledger, its schema, Genace and the artifact store answer; otherwise the first
+   * problem, to retry.
    *
    * @throws StartupFailure when the database refuses the credentials or the database name
    */
@@ -149,7 +150,12 @@ final class StartupChecks {
     } catch (RuntimeException e) {
       return "genace_unavailable: " + rootMessage(e);
     }
-    return null;
+    return stack
+        .config
+        .artifacts()
+        .problem(stack.artifacts)
+        .map(problem -> "artifact_store_unavailable: " + problem)
+        .orElse(null);
   }
 
   /** The driver's own exception under the pool's wrapper ("connection is not available"). */

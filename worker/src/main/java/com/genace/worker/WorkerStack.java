@@ -10,7 +10,8 @@ import com.genace.controls.WorkerControls;
 import com.genace.db.Database;
 import com.genace.db.DatabaseConfig;
 import com.genace.db.Sql;
-import com.genace.delivery.LocalDirectoryArtifactStore;
+import com.genace.delivery.ArtifactStore;
+import com.genace.delivery.ArtifactStores;
 import com.genace.ledger.LedgerStatistics;
 import com.genace.ledger.OperationsLedger;
 import com.genace.observation.PollingPolicy;
@@ -60,6 +61,7 @@ final class WorkerStack implements AutoCloseable {
   final LedgerStatistics statistics;
   final DispatchAllowance allowance;
   final GenaceClient genace;
+  final ArtifactStore artifacts;
   final PollWatch polls;
   final Saturation saturation;
   final WorkflowServiceStubs stubs;
@@ -107,6 +109,7 @@ final class WorkerStack implements AutoCloseable {
                 .withTimeouts(
                     GenaceClientConfig.DEFAULT_CONNECT_TIMEOUT, config.genaceReadTimeout()),
             openTelemetry);
+    this.artifacts = ArtifactStores.open(config.artifacts(), System.getenv());
     WorkflowClient client =
         WorkflowClient.newInstance(
             stubs,
@@ -129,7 +132,7 @@ final class WorkerStack implements AutoCloseable {
         new GenerationWorkers.Dependencies(
             ledger,
             genace,
-            new LocalDirectoryArtifactStore(config.artifactDir()),
+            artifacts,
             config.workerId(),
             state,
             POLLING,
@@ -163,6 +166,7 @@ final class WorkerStack implements AutoCloseable {
             stubs::shutdownNow,
             metricsBridge::close,
             database::close,
+            artifacts::close,
             metrics::close);
     for (Runnable step : steps) {
       try {

@@ -185,9 +185,7 @@ class DispatchOutcomesTest {
     try (GenerationHarness harness = new GenerationHarness(artifacts)) {
       harness.allowanceExhausted.set(true);
       harness.client.start(request("op-allowance"));
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(() -> harness.allowanceRefusals.get() >= 2);
+      await().atMost(Duration.ofSeconds(30)).until(() -> harness.allowanceRefusals.get() >= 2);
       assertThat(harness.postsFor("op-allowance")).isZero();
       assertThat(harness.row("op-allowance").dispatchAttempts()).isZero();
 

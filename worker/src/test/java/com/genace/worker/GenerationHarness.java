@@ -64,6 +64,7 @@ final class GenerationHarness implements AutoCloseable {
 
   /** While true, the spending allowance grants nothing. */
   final AtomicBoolean allowanceExhausted = new AtomicBoolean();
+
   /** Reservations the exhausted allowance turned away. */
   final AtomicInteger allowanceRefusals = new AtomicInteger();
 

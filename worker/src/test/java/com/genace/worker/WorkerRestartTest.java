@@ -8,6 +8,7 @@ import com.genace.client.CreateRequest;
 import com.genace.client.GenaceClient;
 import com.genace.client.JobOutput;
 import com.genace.client.JobSnapshot;
+import com.genace.delivery.ArtifactContent;
 import com.genace.delivery.ArtifactStore;
 import com.genace.delivery.LocalDirectoryArtifactStore;
 import com.genace.dispatch.DispatchGate;
@@ -22,6 +23,7 @@ import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
+import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -74,8 +76,8 @@ class WorkerRestartTest {
     }
 
     @Override
-    public void download(JobOutput output, Path target) {
-      throw new UnsupportedOperationException();
+    public InputStream openOutput(JobOutput output) {
+      throw new UnsupportedOperationException("this worker only observes");
     }
   }
 
@@ -175,13 +177,13 @@ class WorkerRestartTest {
     }
 
     @Override
-    public Path stagingFile(String key) {
-      return store.stagingFile(key);
+    public void check() {
+      store.check();
     }
 
     @Override
-    public void put(String key, Path staged) {
-      store.put(key, staged);
+    public void put(String key, ArtifactContent content) {
+      store.put(key, content);
       if (puts.incrementAndGet() == 1) {
         throw new IllegalStateException("worker crashed after copying " + key);
       }

@@ -9,6 +9,7 @@ import com.genace.delivery.LocalDirectoryArtifactStore;
 import com.genace.dispatch.DispatchGate;
 import com.genace.ledger.OperationsLedger;
 import com.genace.observation.PollingPolicy;
+import com.genace.ops.TemporaryFiles;
 import com.genace.ops.temporal.LocalTemporalServer;
 import com.genace.simulator.Faults;
 import com.genace.simulator.GenaceSimulator;
@@ -25,11 +26,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
  * Everything the demo runs, in this process: an embedded PostgreSQL (migrated), the Genace
@@ -66,7 +65,7 @@ final class DemoStack implements AutoCloseable {
   DemoStack(Consumer<String> progress) {
     try {
       directory = Files.createTempDirectory("genace-demo-");
-      started.push(() -> deleteRecursively(directory));
+      started.push(() -> TemporaryFiles.deleteRecursively(directory));
       progress.accept("PostgreSQL (embedded, real)");
       EmbeddedDatabase embedded = push(EmbeddedDatabase.start(0));
       Database database =
@@ -126,17 +125,6 @@ final class DemoStack implements AutoCloseable {
           Thread.currentThread().interrupt();
         }
         // Best effort: the process is about to end; the rest must still be closed.
-      }
-    }
-  }
-
-  private static void deleteRecursively(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
       }
     }
   }

@@ -5,6 +5,7 @@ import com.genace.db.DatabaseConfig;
 import com.genace.db.DatabaseUrl;
 import com.genace.ops.Environment;
 import com.genace.ops.ForegroundServices;
+import com.genace.ops.TemporaryFiles;
 import com.genace.ops.db.DbCommand;
 import com.genace.ops.simulator.SimulatorCommand;
 import com.genace.ops.temporal.LocalTemporalServer;
@@ -102,7 +103,7 @@ public final class DevCommand implements Runnable {
     try (ForegroundServices services = new ForegroundServices()) {
       Path home = Files.createTempDirectory("genace-dev-");
       // Everything here (log, artifacts) belongs to a stack that is gone once this exits.
-      services.add(() -> deleteRecursively(home));
+      services.add(() -> TemporaryFiles.deleteRecursively(home));
       String temporalAddress;
       String webUi = null;
       if (cli.isPresent()) {
@@ -180,20 +181,6 @@ public final class DevCommand implements Runnable {
       throw new IllegalStateException(
           e.getMessage() + " (" + e.getCause().getMessage() + "); choose another --simulator-port",
           e.getCause());
-    }
-  }
-
-  /**
-   * Best effort: a worker running as another user may have written artifacts here that this user
-   * cannot remove (the launcher, which started this as that unprivileged user, removes them).
-   */
-  private static void deleteRecursively(Path root) {
-    try (java.util.stream.Stream<Path> paths = Files.walk(root)) {
-      for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
-    } catch (IOException | UncheckedIOException e) {
-      // Left for the system's temporary-file cleanup.
     }
   }
 

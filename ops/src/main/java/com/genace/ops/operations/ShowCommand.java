@@ -1,5 +1,6 @@
 package com.genace.ops.operations;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.TransitionRow;
 import com.genace.ops.Environment;
@@ -99,8 +100,32 @@ final class ShowCommand implements Runnable {
                         + row.remoteSnapshotJson().map(s -> ": " + s).orElse(""))
             .orElse("-"));
     field(out, "review", review(row));
-    field(out, "delivery", row.deliveryManifestJson().orElse("-"));
+    printDelivery(out, row);
     field(out, "failure", row.failureReason().orElse("-"));
+  }
+
+  /** One line per delivered object: where it is, its size and its SHA-256. */
+  private static void printDelivery(PrintWriter out, OperationRow row) {
+    Optional<String> manifest = row.deliveryManifestJson();
+    if (manifest.isEmpty()) {
+      field(out, "delivery", "-");
+      return;
+    }
+    JsonNode artifacts = OperationJson.parse(manifest.get()).path("artifacts");
+    field(out, "delivery", artifacts.size() + " artifact(s)");
+    for (JsonNode artifact : artifacts) {
+      // Manifests written before the URI was recorded kept a "location".
+      String uri =
+          artifact.has("uri") ? artifact.path("uri").asText() : artifact.path("location").asText();
+      field(
+          out,
+          "",
+          uri
+              + "  "
+              + artifact.path("bytes").asLong()
+              + " bytes  sha256 "
+              + artifact.path("sha256").asText());
+    }
   }
 
   private static String review(OperationRow row) {

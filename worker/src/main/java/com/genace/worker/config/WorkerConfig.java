@@ -2,12 +2,12 @@ package com.genace.worker.config;
 
 import com.genace.allowance.AllowancePolicy;
 import com.genace.db.DatabaseUrl;
+import com.genace.delivery.ArtifactLocation;
 import com.genace.ledger.Identifiers;
 import com.genace.worker.fleet.ConfigVersion;
 import com.genace.worker.temporal.TemporalSettings;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -25,7 +25,7 @@ public record WorkerConfig(
     URI genaceBaseUrl,
     String genaceApiKey,
     Duration genaceReadTimeout,
-    Path artifactDir,
+    ArtifactLocation artifacts,
     String workerId,
     InetSocketAddress statusAddress,
     Optional<String> statusToken,
@@ -37,7 +37,6 @@ public record WorkerConfig(
     Optional<String> configVersion) {
 
   public static final String DEFAULT_STATUS_ADDR = "127.0.0.1:8686";
-  public static final Path DEFAULT_ARTIFACT_DIR = Path.of("artifacts");
   public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
   public static final Duration DEFAULT_DRAIN = Duration.ofSeconds(30);
   public static final Duration DEFAULT_LEASE = Duration.ofSeconds(45);
@@ -65,7 +64,7 @@ public record WorkerConfig(
             read.httpUrl("GENACE_BASE_URL"),
             read.required("GENACE_API_KEY"),
             read.seconds("GENACE_READ_TIMEOUT_SECONDS", 1, 600).orElse(DEFAULT_READ_TIMEOUT),
-            read.text("GENACE_ARTIFACT_DIR").map(Path::of).orElse(DEFAULT_ARTIFACT_DIR),
+            ArtifactLocation.fromEnvironment(env),
             read.workerId("GENACE_WORKER_ID"),
             read.hostPort("GENACE_STATUS_ADDR", DEFAULT_STATUS_ADDR),
             read.text("GENACE_STATUS_TOKEN"),
@@ -124,6 +123,8 @@ public record WorkerConfig(
         + databaseUrl
         + ", genace="
         + genaceBaseUrl
+        + ", artifacts="
+        + artifacts.uri()
         + ", workerId="
         + workerId
         + ", status="
