@@ -6,12 +6,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Smoke runs of each bench with tiny sizes: the command works end to end and reports every field
- * the issue names. No figure is compared with a threshold: machines are noisy.
+ * the issue names. No figure is compared with a threshold: machines are noisy. Tagged slow (a few
+ * minutes on a loaded machine): a plain build runs them, {@code -DexcludedGroups=slow} skips them.
  */
+@Tag("slow")
 class BenchCommandTest {
 
   @Test

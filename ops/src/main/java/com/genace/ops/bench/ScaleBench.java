@@ -28,8 +28,9 @@ import javax.sql.DataSource;
  * <ol>
  *   <li>Renders take {@value #RENDER_HOURS} hours; start the worker ({@code genace worker}, its own
  *       JVM) and probe its {@code /readyz} every {@value ReadyzSampler#INTERVAL_MS} ms from now on.
- *   <li>Start N operations; wait until all are {@code observing} in the ledger, or until that count
- *       has not grown for {@value #STALL_SECONDS} s (the worker holds no more).
+ *   <li>Start N operations; wait until all are {@code observing} in the ledger, until that count
+ *       has not grown for {@value #STALL_SECONDS} s (the worker holds no more), or {@link
+ *       #rampLimit} at most.
  *   <li>Wait until the last to start polls at the policy's slowest pace, then count the simulator's
  *       GETs for the measured window. Expected: one GET per observing operation per {@link
  *       PollingPolicy#maxDelay} (the jitter averages out).
@@ -140,10 +141,16 @@ final class ScaleBench {
         .plus(policy.maxDelay());
   }
 
-  /** Waits until every operation observes, or the count stops growing. */
+  /** How long the bench waits for operations to reach observation: generous, but bounded. */
+  static Duration rampLimit(int operations) {
+    return Duration.ofSeconds(60).plusMillis(60L * operations);
+  }
+
+  /** Waits until every operation observes, the count stops growing, or the ramp limit. */
   private long awaitObserving(DataSource dataSource, int operations) throws Exception {
     long best = -1;
     long grewAt = System.nanoTime();
+    long limit = System.nanoTime() + rampLimit(operations).toNanos();
     while (true) {
       long observing = observing(dataSource);
       if (observing > best) {
@@ -152,7 +159,8 @@ final class ScaleBench {
       }
       progress.accept(observing + "/" + operations + " observing");
       if (observing >= operations
-          || System.nanoTime() - grewAt > Duration.ofSeconds(STALL_SECONDS).toNanos()) {
+          || System.nanoTime() - grewAt > Duration.ofSeconds(STALL_SECONDS).toNanos()
+          || System.nanoTime() > limit) {
         return observing;
       }
       Thread.sleep(2000);
