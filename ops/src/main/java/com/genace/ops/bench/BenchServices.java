@@ -109,18 +109,27 @@ final class BenchServices implements AutoCloseable {
   }
 
   /**
-   * The environment of a worker process on these services (TLS and API key settings for Temporal
-   * are passed through from the bench's own environment).
+   * The environment of a worker process on these services. The bench's own {@code GENACE_*}, {@code
+   * TEMPORAL_*} and {@code OTEL_*} variables are passed on (so that, for example, {@code
+   * GENACE_MAX_OPERATIONS} tunes the worker under test), then the services' addresses replace them.
    */
   Map<String, String> workerEnvironment() {
     database();
     temporal();
     simulator();
     Map<String, String> variables = new LinkedHashMap<>();
-    for (String passed :
-        new String[] {TemporalSettings.TLS, TemporalSettings.API_KEY, "PATH", "HOME", "LANG"}) {
-      env.get(passed).ifPresent(value -> variables.put(passed, value));
-    }
+    env.variables()
+        .forEach(
+            (name, value) -> {
+              if (name.startsWith("GENACE_")
+                  || name.startsWith("TEMPORAL_")
+                  || name.startsWith("OTEL_")
+                  || name.equals("PATH")
+                  || name.equals("HOME")
+                  || name.equals("LANG")) {
+                variables.put(name, value);
+              }
+            });
     variables.put("TEMPORAL_ADDRESS", temporalAddress);
     variables.put("TEMPORAL_NAMESPACE", temporalNamespace);
     variables.put("DATABASE_URL", databaseUrl);

@@ -44,6 +44,11 @@ final class WorkerJvm implements AutoCloseable {
   static WorkerJvm start(Map<String, String> environment, Path log, String... arguments) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // The launcher's JVM options apply to the worker under test too (e.g. -Xmx512m).
+    String options = environment.getOrDefault("GENACE_JAVA_OPTS", "").trim();
+    if (!options.isEmpty()) {
+      command.addAll(List.of(options.split("\\s+")));
+    }
     command.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
