@@ -59,7 +59,11 @@ final class WorkerJvm implements AutoCloseable {
     builder.environment().putAll(environment);
     builder.redirectErrorStream(true).redirectOutput(log.toFile());
     try {
-      return new WorkerJvm(builder.start(), log);
+      Process process = builder.start();
+      // A bench stopped from outside (Ctrl-C, a CI timeout) must not leave its workers running.
+      Runtime.getRuntime()
+          .addShutdownHook(new Thread(process::destroyForcibly, "bench-worker-reaper"));
+      return new WorkerJvm(process, log);
     } catch (IOException e) {
       throw new UncheckedIOException("could not start a worker JVM", e);
     }
