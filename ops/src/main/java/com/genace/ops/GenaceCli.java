@@ -1,5 +1,6 @@
 package com.genace.ops;
 
+import com.genace.ops.bench.BenchCommand;
 import com.genace.ops.db.DbCommand;
 import com.genace.ops.demo.DemoCommand;
 import com.genace.ops.dev.DevCommand;
@@ -28,7 +29,8 @@ import picocli.CommandLine.Command;
       SubmitCommand.class,
       OpsCommand.class,
       DbCommand.class,
-      SimulatorCommand.class
+      SimulatorCommand.class,
+      BenchCommand.class
     })
 public final class GenaceCli implements Runnable {
 

@@ -1,0 +1,220 @@
+package com.genace.ops.bench;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import com.genace.ops.Environment;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code genace bench ledger|e2e|scale}: each measures ours and its baseline side by side in the
+ * same run, on the same services. Progress goes to standard error; the figures to standard output
+ * ({@code --json}: one JSON object, last). See docs/performance.md.
+ */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Benchmarks, each with its baseline measured side by side in the same run on the same"
+          + " services: embedded by default (PostgreSQL, the Temporal test server, the Genace"
+          + " simulator), or DATABASE_URL, TEMPORAL_ADDRESS and GENACE_BASE_URL (a simulator)."
+          + " They write rows: point DATABASE_URL at a scratch database.",
+      "Machines are noisy: compare figures from the same run, not across runs. See"
+          + " docs/performance.md."
+    },
+    subcommands = {
+      BenchCommand.Ledger.class,
+      BenchCommand.EndToEnd.class,
+      BenchCommand.Scale.class,
+      BareWorker.Command.class
+    })
+public final class BenchCommand implements Runnable {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(
+        spec.commandLine(), "missing bench: ledger, e2e or scale");
+  }
+
+  /** What every bench shares: the environment, {@code --json}, progress and the report. */
+  abstract static class Base implements Callable<Integer> {
+
+    final Environment env;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Option(
+        names = "--json",
+        description = "Print one JSON object with the figures as the last line of standard output.")
+    boolean json;
+
+    Base(Environment env) {
+      this.env = env;
+    }
+
+    abstract BenchReport measure(BenchServices services, Consumer<String> progress)
+        throws Exception;
+
+    @Override
+    public Integer call() throws Exception {
+      PrintWriter err = spec.commandLine().getErr();
+      Consumer<String> progress =
+          line -> {
+            err.println("bench: " + line);
+            err.flush();
+          };
+      Level previous = quietLogging();
+      BenchReport report;
+      try (BenchServices services = new BenchServices(env, progress)) {
+        report = measure(services, progress);
+      } finally {
+        restoreLogging(previous);
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      if (json) {
+        out.println(report.toJson());
+      } else {
+        report.printText(out);
+      }
+      out.flush();
+      return 0;
+    }
+
+    void requireAtLeast(int value, int min, String option) {
+      if (value < min) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), option + " must be at least " + min);
+      }
+    }
+  }
+
+  @Command(
+      name = "ledger",
+      mixinStandardHelpOptions = true,
+      description =
+          "The ledger's claim, renew, fenced write and release against the seed's bare claim"
+              + " UPDATE, on the same PostgreSQL and the same connections; then the allowance's"
+              + " reserve on an empty history and after 100k past reservations.")
+  static final class Ledger extends Base {
+
+    @Option(
+        names = "--clients",
+        paramLabel = "N",
+        defaultValue = "8",
+        description = "Concurrent clients, one connection each (default ${DEFAULT-VALUE}).")
+    int clients;
+
+    @Option(
+        names = "--seconds",
+        paramLabel = "S",
+        defaultValue = "20",
+        description =
+            "Measured seconds, shared by ours and the baseline (default ${DEFAULT-VALUE}).")
+    int seconds;
+
+    Ledger(Environment env) {
+      super(env);
+    }
+
+    @Override
+    BenchReport measure(BenchServices services, Consumer<String> progress) throws Exception {
+      requireAtLeast(clients, 1, "--clients");
+      requireAtLeast(seconds, 1, "--seconds");
+      return new LedgerBench(services, progress).run(clients, Duration.ofSeconds(seconds));
+    }
+  }
+
+  @Command(
+      name = "e2e",
+      mixinStandardHelpOptions = true,
+      description =
+          "N operations through the whole workflow (simulator with 0 ms renders, no faults)"
+              + " against a bare workflow of three no-op activities, on the same Temporal server"
+              + " with the same worker settings; each worker is a process of its own.")
+  static final class EndToEnd extends Base {
+
+    @Option(
+        names = "--operations",
+        paramLabel = "N",
+        defaultValue = "200",
+        description = "Operations of each kind (default ${DEFAULT-VALUE}).")
+    int operations;
+
+    EndToEnd(Environment env) {
+      super(env);
+    }
+
+    @Override
+    BenchReport measure(BenchServices services, Consumer<String> progress) throws Exception {
+      requireAtLeast(operations, 2, "--operations");
+      return new EndToEndBench(services, progress).run(operations);
+    }
+  }
+
+  @Command(
+      name = "scale",
+      mixinStandardHelpOptions = true,
+      description =
+          "N operations observing long renders on one worker process (started here, with its"
+              + " defaults): how many it observes, its heap, RSS and threads, the GET rate against"
+              + " the polling policy's, and /readyz latency.")
+  static final class Scale extends Base {
+
+    @Option(
+        names = "--operations",
+        paramLabel = "N",
+        defaultValue = "1000",
+        description = "Operations (default ${DEFAULT-VALUE}).")
+    int operations;
+
+    @Option(
+        names = "--measure-seconds",
+        paramLabel = "S",
+        defaultValue = "60",
+        description =
+            "How long GETs are counted once every observation polls at the slowest pace"
+                + " (default ${DEFAULT-VALUE}).")
+    int measureSeconds;
+
+    Scale(Environment env) {
+      super(env);
+    }
+
+    @Override
+    BenchReport measure(BenchServices services, Consumer<String> progress) throws Exception {
+      requireAtLeast(operations, 1, "--operations");
+      requireAtLeast(measureSeconds, 1, "--measure-seconds");
+      return new ScaleBench(services, progress).run(operations, Duration.ofSeconds(measureSeconds));
+    }
+  }
+
+  /** Library warnings would bury the progress; errors still show. */
+  private static Level quietLogging() {
+    if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+      ch.qos.logback.classic.Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+      Level previous = root.getLevel();
+      root.setLevel(Level.ERROR);
+      // The embedded Temporal test server logs a stack trace for every workflow task that a
+      // loaded machine lets time out; the bench reports what matters (a stuck batch) itself.
+      context.getLogger("io.temporal").setLevel(Level.OFF);
+      return previous;
+    }
+    return null;
+  }
+
+  private static void restoreLogging(Level previous) {
+    if (previous != null && LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+      context.getLogger(Logger.ROOT_LOGGER_NAME).setLevel(previous);
+      context.getLogger("io.temporal").setLevel(null);
+    }
+  }
+}

@@ -1,0 +1,299 @@
+package com.genace.ops.bench;
+
+import com.genace.allowance.AllowancePolicy;
+import com.genace.allowance.DispatchAllowance;
+import com.genace.db.Database;
+import com.genace.ledger.ClaimResult;
+import com.genace.ledger.Lease;
+import com.genace.ledger.NewOperation;
+import com.genace.ledger.OperationsLedger;
+import com.genace.ledger.RenewResult;
+import com.genace.model.NextAction;
+import com.genace.model.RemoteStatus;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Consumer;
+import javax.sql.DataSource;
+
+/**
+ * {@code bench ledger}: the ledger's lease cycle against the seed's bare claim, then the
+ * allowance's reserve on an empty and on a long history.
+ *
+ * <ol>
+ *   <li>Each client gets its own {@value #ROWS_PER_CLIENT} operations in {@code observing} (made
+ *       through the public API) and as many rows in a bare table with only the seed's columns.
+ *   <li>Ours: {@code claim(observe)} → {@code renew} → {@code recordSnapshot(running)} → {@code
+ *       release}, four statements per cycle, through {@link OperationsLedger}.
+ *   <li>Bare: the seed's claim {@code UPDATE ... RETURNING}, with a zero lease so that the next
+ *       claim of the row succeeds again: one statement.
+ *   <li>Both on the same pool of exactly {@code clients} connections, in A B B A slices ({@link
+ *       SideBySide}).
+ *   <li>Allowance: the median of {@value #RESERVE_SAMPLES} {@code reserve} calls (each settled as
+ *       spent) with a finite policy, before and after {@value #PAST_RESERVATIONS} past reservations
+ *       spread over the last week are inserted.
+ * </ol>
+ *
+ * Writes only rows whose ids start with a per-run prefix, and deletes them (and its bare table)
+ * afterwards.
+ */
+final class LedgerBench {
+
+  static final int ROWS_PER_CLIENT = 16;
+  static final int RESERVE_SAMPLES = 30;
+  static final int PAST_RESERVATIONS = 100_000;
+  static final Duration WARM_UP = Duration.ofSeconds(2);
+  static final String ACCOUNT = "bench-account-0";
+
+  /** Limited (so that the allowance really checks) but never reached by the bench. */
+  static final AllowancePolicy POLICY =
+      new AllowancePolicy(
+          Duration.ofHours(1), 1_000_000_000L, 1_000_000_000L, 1_000_000, 1_000_000, Map.of(), 1);
+
+  static final String BARE_TABLE = "bench_bare_operations";
+
+  /** The seed's claim, word for word but for the table and a bound lease length. */
+  static final String BARE_CLAIM =
+      """
+      UPDATE bench_bare_operations
+      SET lease_owner = ?,
+          lease_until = clock_timestamp() + ?::interval,
+          revision = revision + 1
+      WHERE operation_id = ?
+        AND next_action = 'observe'
+        AND remote_job_id IS NOT NULL AND btrim(remote_job_id) <> ''
+        AND (lease_until IS NULL OR lease_until <= clock_timestamp())
+      RETURNING operation_id, remote_job_id, revision
+      """;
+
+  private final BenchServices services;
+  private final Consumer<String> progress;
+  private final String prefix = "bench-" + UUID.randomUUID().toString().substring(0, 8) + "-";
+
+  LedgerBench(BenchServices services, Consumer<String> progress) {
+    this.services = services;
+    this.progress = progress;
+  }
+
+  BenchReport run(int clients, Duration measured) throws InterruptedException {
+    try (Database database = services.open(clients)) {
+      DataSource dataSource = database.dataSource();
+      OperationsLedger ledger = new OperationsLedger(dataSource);
+      try {
+        progress.accept("preparing " + clients * ROWS_PER_CLIENT + " operations per side");
+        List<List<String>> rows = prepare(ledger, dataSource, clients);
+        progress.accept(
+            "ledger cycle vs bare claim: " + clients + " clients, " + measured.toSeconds() + " s");
+        List<SideBySide.Totals> totals =
+            new SideBySide(clients)
+                .run(
+                    (client, i) -> ourCycle(ledger, rows.get(client), client, i),
+                    (client, i) -> bareClaim(dataSource, rows.get(client), client, i),
+                    measured,
+                    WARM_UP);
+        progress.accept("allowance: reserve on an empty history");
+        DispatchAllowance allowance = new DispatchAllowance(dataSource, POLICY);
+        long reservationsBefore =
+            count(dataSource, "SELECT count(*) FROM app_dispatch_reservations");
+        Double empty = reserveMillis(ledger, allowance, "empty-");
+        progress.accept("allowance: inserting " + PAST_RESERVATIONS + " past reservations");
+        seedPastReservations(dataSource);
+        progress.accept("allowance: reserve after " + PAST_RESERVATIONS + " past reservations");
+        Double full = reserveMillis(ledger, allowance, "full-");
+        Double ours = totals.get(0).perSecond();
+        Double bare = totals.get(1).perSecond();
+        return new BenchReport("ledger")
+            .put("clients", clients)
+            .put("ours_statements_per_s", ours)
+            .put("bare_statements_per_s", bare)
+            .put("ratio", Figures.ratio(ours, bare))
+            .put("allowance_reserve_ms_empty", empty)
+            .put("allowance_reserve_ms_100k", full)
+            .put("allowance_reserve_ratio", Figures.ratio(full, empty))
+            .put("reservations_at_start", reservationsBefore)
+            .put("measured_s", measured.toSeconds());
+      } finally {
+        cleanUp(dataSource);
+      }
+    }
+  }
+
+  /** Per client, operations in {@code observing} and the same ids in the bare table. */
+  private List<List<String>> prepare(OperationsLedger ledger, DataSource dataSource, int clients) {
+    execute(
+        dataSource,
+        "CREATE TABLE IF NOT EXISTS "
+            + BARE_TABLE
+            + " (operation_id text PRIMARY KEY, remote_job_id text, next_action text NOT NULL,"
+            + " lease_owner text, lease_until timestamptz, revision bigint NOT NULL DEFAULT 0)");
+    List<List<String>> rows = new ArrayList<>();
+    for (int client = 0; client < clients; client++) {
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < ROWS_PER_CLIENT; i++) {
+        String id = prefix + "c" + client + "-" + i;
+        observing(ledger, id);
+        execute(
+            dataSource,
+            "INSERT INTO "
+                + BARE_TABLE
+                + " (operation_id, remote_job_id, next_action) VALUES ('"
+                + id
+                + "', 'gen_"
+                + id
+                + "', 'observe')");
+        ids.add(id);
+      }
+      rows.add(ids);
+    }
+    execute(dataSource, "ANALYZE app_generation_operations");
+    execute(dataSource, "ANALYZE " + BARE_TABLE);
+    return rows;
+  }
+
+  /** Create, claim dispatch, submitting, accepted: the operation waits to be observed. */
+  private static void observing(OperationsLedger ledger, String id) {
+    ledger.create(new NewOperation(id, "image-v1", "{\"prompt\":\"bench\"}", ACCOUNT));
+    Lease lease = acquired(ledger.claim(id, "bench-setup", NextAction.DISPATCH));
+    ledger.markSubmitting(lease);
+    ledger.recordAccepted(lease, "gen_" + id);
+  }
+
+  private static long ourCycle(OperationsLedger ledger, List<String> ids, int client, long i) {
+    String id = ids.get((int) (i % ids.size()));
+    ClaimResult claim = ledger.claim(id, "bench-client-" + client, NextAction.OBSERVE);
+    Lease lease = acquired(claim);
+    if (!(ledger.renew(lease) instanceof RenewResult.Renewed)) {
+      throw new IllegalStateException("the bench's own lease on " + id + " was not renewed");
+    }
+    ledger.recordSnapshot(
+        lease, RemoteStatus.RUNNING, "{\"id\":\"gen_" + id + "\",\"status\":\"running\"}", null);
+    ledger.release(lease);
+    return 4;
+  }
+
+  private static long bareClaim(DataSource dataSource, List<String> ids, int client, long i)
+      throws SQLException {
+    String id = ids.get((int) (i % ids.size()));
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement claim = connection.prepareStatement(BARE_CLAIM)) {
+      claim.setString(1, "bench-client-" + client);
+      claim.setString(2, "0 milliseconds");
+      claim.setString(3, id);
+      try (ResultSet rs = claim.executeQuery()) {
+        if (!rs.next()) {
+          throw new IllegalStateException("the bare claim of " + id + " acquired nothing");
+        }
+      }
+    }
+    return 1;
+  }
+
+  private static Lease acquired(ClaimResult claim) {
+    if (claim instanceof ClaimResult.Acquired acquired) {
+      return acquired.lease();
+    }
+    throw new IllegalStateException("the bench could not claim its own operation: " + claim);
+  }
+
+  /** The median reserve latency over fresh operations, each reservation settled as spent. */
+  private Double reserveMillis(
+      OperationsLedger ledger, DispatchAllowance allowance, String namePart) {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < RESERVE_SAMPLES; i++) {
+      String id = prefix + "allowance-" + namePart + i;
+      ledger.create(new NewOperation(id, "image-v1", "{\"prompt\":\"bench\"}", ACCOUNT));
+      ids.add(id);
+    }
+    List<Double> samples = new ArrayList<>();
+    for (String id : ids) {
+      long started = System.nanoTime();
+      if (!allowance.reserve(id, ACCOUNT, "image-v1").granted()) {
+        throw new IllegalStateException("the bench's allowance refused a reservation");
+      }
+      samples.add(Figures.millis(System.nanoTime() - started));
+      allowance.settle(id, true);
+    }
+    return Figures.percentile(samples, 50);
+  }
+
+  /**
+   * Delivered operations, each with a spent reservation, one every 6 seconds over the last week, on
+   * 50 accounts (so about 600 fall in the policy's one-hour window). Direct SQL: a history this
+   * long cannot be made through the API in reasonable time.
+   */
+  private void seedPastReservations(DataSource dataSource) {
+    String operations =
+        """
+        INSERT INTO app_generation_operations (operation_id, phase, next_action, model, request,
+                                               account)
+        SELECT '%1$s' || 'past-' || g, 'delivered', 'none', 'image-v1', '{}'::jsonb,
+               'bench-account-' || (g %% 50)
+        FROM generate_series(1, %2$d) g
+        """
+            .formatted(prefix, PAST_RESERVATIONS);
+    String reservations =
+        """
+        INSERT INTO app_dispatch_reservations (operation_id, account, credits, state, reserved_at,
+                                               settled_at)
+        SELECT '%1$s' || 'past-' || g, 'bench-account-' || (g %% 50), 1, 'spent',
+               clock_timestamp() - g * interval '6 seconds',
+               clock_timestamp() - g * interval '6 seconds' + interval '1 second'
+        FROM generate_series(1, %2$d) g
+        """
+            .formatted(prefix, PAST_RESERVATIONS);
+    execute(dataSource, operations);
+    // Before the reservations: a connection's cached foreign-key check, planned while the table
+    // was small, would otherwise scan the whole table for each of the 100k rows.
+    execute(dataSource, "ANALYZE app_generation_operations");
+    execute(dataSource, reservations);
+    execute(dataSource, "ANALYZE app_dispatch_reservations");
+  }
+
+  private void cleanUp(DataSource dataSource) {
+    try {
+      execute(dataSource, "DROP TABLE IF EXISTS " + BARE_TABLE);
+      execute(
+          dataSource,
+          "DELETE FROM app_dispatch_reservations WHERE operation_id LIKE '" + prefix + "%'");
+      execute(
+          dataSource,
+          "DELETE FROM app_generation_operations WHERE operation_id LIKE '" + prefix + "%'");
+    } catch (RuntimeException e) {
+      progress.accept("could not remove the bench's rows (prefix " + prefix + "): " + e);
+    }
+  }
+
+  private static long count(DataSource dataSource, String sql) {
+    try (Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException("bench query failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** The bench's own setup statements; the prefix is generated here, never from input. */
+  private static void execute(DataSource dataSource, String sql) {
+    try (Connection connection = dataSource.getConnection()) {
+      // The pool's 10 s statement timeout is for the ledger; seeding may take longer. SET LOCAL
+      // keeps the pooled connection's own setting.
+      connection.setAutoCommit(false);
+      try (Statement statement = connection.createStatement()) {
+        statement.execute("SET LOCAL statement_timeout = 0");
+        statement.execute(sql);
+      }
+      connection.commit();
+    } catch (SQLException e) {
+      throw new IllegalStateException("bench setup failed: " + e.getMessage(), e);
+    }
+  }
+}

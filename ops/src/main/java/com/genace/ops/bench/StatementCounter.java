@@ -1,0 +1,69 @@
+package com.genace.ops.bench;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.DataSource;
+
+/**
+ * Counts the statements the database ran, from {@code pg_stat_statements} when it is loaded (the
+ * bench's embedded PostgreSQL loads it; exact and immediate), else from {@code
+ * pg_stat_database.xact_commit} (each autocommit statement is one transaction; the figure lags by
+ * up to a second or so, so the bench waits before reading it). The counter's own queries are left
+ * out either way.
+ */
+final class StatementCounter {
+
+  private static final String STATEMENTS =
+      """
+      SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
+      WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+        AND query NOT ILIKE '%pg_stat_%'
+      """;
+
+  private static final String TRANSACTIONS =
+      "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()";
+
+  private final DataSource dataSource;
+  private final boolean statements;
+  private long ownReads;
+
+  private StatementCounter(DataSource dataSource, boolean statements) {
+    this.dataSource = dataSource;
+    this.statements = statements;
+  }
+
+  static StatementCounter open(DataSource dataSource) {
+    try (Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+      statement.executeQuery(STATEMENTS).close();
+      return new StatementCounter(dataSource, true);
+    } catch (SQLException notLoaded) {
+      return new StatementCounter(dataSource, false);
+    }
+  }
+
+  /** {@code pg_stat_statements} or {@code xact_commit}. */
+  String source() {
+    return statements ? "pg_stat_statements" : "xact_commit";
+  }
+
+  /** The running total, less this counter's own reads. */
+  long read() throws InterruptedException {
+    if (!statements) {
+      Thread.sleep(1500); // the statistics are flushed about once a second
+    }
+    try (Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery(statements ? STATEMENTS : TRANSACTIONS)) {
+      rs.next();
+      long total = rs.getLong(1) - ownReads;
+      ownReads++;
+      return total;
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not count statements: " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,112 @@
+package com.genace.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Smoke runs of each bench with tiny sizes: the command works end to end and reports every field
+ * the issue names. No figure is compared with a threshold: machines are noisy. Tagged slow (a few
+ * minutes on a loaded machine): a plain build runs them, {@code -DexcludedGroups=slow} skips them.
+ */
+@Tag("slow")
+class BenchCommandTest {
+
+  @Test
+  void bench_ledger_reports_ours_against_the_bare_claim_and_the_allowance_latencies()
+      throws Exception {
+    JsonNode json =
+        lastJson(
+            CliRunner.run(
+                Map.of(), "bench", "ledger", "--clients", "2", "--seconds", "2", "--json"));
+
+    assertThat(json.get("bench").asText()).isEqualTo("ledger");
+    assertThat(json.get("clients").asInt()).isEqualTo(2);
+    assertPositive(
+        json,
+        "ours_statements_per_s",
+        "bare_statements_per_s",
+        "ratio",
+        "allowance_reserve_ms_empty",
+        "allowance_reserve_ms_100k");
+  }
+
+  @Test
+  void bench_e2e_reports_ours_against_bare_workflows_and_the_cost_of_an_operation()
+      throws Exception {
+    JsonNode json =
+        lastJson(CliRunner.run(Map.of(), "bench", "e2e", "--operations", "4", "--json"));
+
+    assertThat(json.get("operations").asInt()).isEqualTo(4);
+    assertThat(json.get("delivered").asInt()).isEqualTo(4);
+    assertThat(json.get("posts_per_operation").asDouble()).isEqualTo(1.0);
+    assertPositive(
+        json,
+        "ours_per_s",
+        "bare_per_s",
+        "ratio",
+        "gets_per_operation",
+        "statements_per_operation",
+        "transitions_per_operation",
+        "history_events_per_operation");
+    assertThat(json.get("history_events_per_operation").asDouble())
+        .isGreaterThan(json.get("bare_history_events_per_operation").asDouble());
+  }
+
+  @Test
+  void bench_scale_reports_what_one_worker_process_holds_while_observing() throws Exception {
+    JsonNode json =
+        lastJson(
+            CliRunner.run(
+                Map.of(),
+                "bench",
+                "scale",
+                "--operations",
+                "3",
+                "--measure-seconds",
+                "3",
+                "--json"));
+
+    assertThat(json.get("operations").asInt()).isEqualTo(3);
+    assertThat(json.get("observing").asInt()).isEqualTo(3);
+    assertThat(json.get("expected_gets_per_s").asDouble()).isEqualTo(0.2);
+    assertPositive(json, "heap_used_mb", "rss_mb", "threads", "readyz_p99_ms");
+    assertThat(json.get("gets_per_s").isNumber()).isTrue();
+  }
+
+  @Test
+  void a_bench_must_be_named_and_its_sizes_make_sense() {
+    assertThat(CliRunner.run(Map.of(), "bench").exitCode()).isEqualTo(2);
+    CliRunner.Result result = CliRunner.run(Map.of(), "bench", "ledger", "--clients", "0");
+    assertThat(result.exitCode()).isEqualTo(2);
+    assertThat(result.err()).contains("--clients must be at least 1");
+  }
+
+  @Test
+  void a_real_genace_is_refused_before_any_work() {
+    CliRunner.Result result =
+        CliRunner.run(
+            Map.of("GENACE_BASE_URL", "http://127.0.0.1:9/"), "bench", "e2e", "--operations", "2");
+
+    assertThat(result.exitCode()).isEqualTo(1);
+    assertThat(result.err()).contains("the benches need the Genace simulator");
+  }
+
+  private static JsonNode lastJson(CliRunner.Result result) throws Exception {
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    List<String> lines = result.out().lines().toList();
+    return new ObjectMapper().readTree(lines.get(lines.size() - 1));
+  }
+
+  private static void assertPositive(JsonNode json, String... fields) {
+    for (String field : fields) {
+      assertThat(json.get(field)).as(field).isNotNull();
+      assertThat(json.get(field).asDouble()).as(field).isPositive();
+    }
+  }
+}
