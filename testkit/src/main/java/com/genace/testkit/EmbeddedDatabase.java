@@ -3,6 +3,8 @@ package com.genace.testkit;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * A real PostgreSQL server started from binaries shipped on the class path, for the demo, the dev
@@ -26,8 +28,21 @@ public final class EmbeddedDatabase implements AutoCloseable {
    * @throws IllegalStateException when running as root and no unprivileged user can run it
    */
   public static EmbeddedDatabase start(int port) {
+    return start(port, Map.of());
+  }
+
+  /**
+   * Starts a server on the given port (0 picks a free one) with extra server settings, e.g. {@code
+   * shared_preload_libraries}; {@code max_connections} is 200 unless given.
+   *
+   * @throws IllegalStateException when running as root and no unprivileged user can run it
+   */
+  public static EmbeddedDatabase start(int port, Map<String, String> settings) {
+    Map<String, String> serverConfig = new LinkedHashMap<>();
+    serverConfig.put("max_connections", "200");
+    serverConfig.putAll(settings);
     if (UnprivilegedPostgres.runningAsRoot()) {
-      UnprivilegedPostgres postgres = UnprivilegedPostgres.start(port);
+      UnprivilegedPostgres postgres = UnprivilegedPostgres.start(port, serverConfig);
       return new EmbeddedDatabase(postgres.port(), postgres);
     }
     try {
@@ -35,7 +50,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
       if (port != 0) {
         builder.setPort(port);
       }
-      builder.setServerConfig("max_connections", "200");
+      serverConfig.forEach(builder::setServerConfig);
       EmbeddedPostgres postgres = builder.start();
       return new EmbeddedDatabase(postgres.getPort(), postgres);
     } catch (IOException e) {

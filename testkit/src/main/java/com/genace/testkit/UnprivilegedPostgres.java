@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
@@ -60,7 +61,7 @@ final class UnprivilegedPostgres implements AutoCloseable {
     return "root".equals(System.getProperty("user.name"));
   }
 
-  static UnprivilegedPostgres start(int requestedPort) {
+  static UnprivilegedPostgres start(int requestedPort, Map<String, String> serverConfig) {
     String user = System.getenv().getOrDefault(USER_VARIABLE, DEFAULT_USER);
     Path home = null;
     try {
@@ -74,7 +75,7 @@ final class UnprivilegedPostgres implements AutoCloseable {
       Files.setOwner(home, users.lookupPrincipalByName(user));
       int port = requestedPort != 0 ? requestedPort : freePort();
       UnprivilegedPostgres postgres = new UnprivilegedPostgres(asUser, bin, home, port);
-      postgres.initAndStart();
+      postgres.initAndStart(serverConfig);
       return postgres;
     } catch (IOException | RuntimeException e) {
       deleteQuietly(home);
@@ -93,7 +94,10 @@ final class UnprivilegedPostgres implements AutoCloseable {
     return port;
   }
 
-  private void initAndStart() throws IOException {
+  private void initAndStart(Map<String, String> serverConfig) throws IOException {
+    StringBuilder settings = new StringBuilder();
+    serverConfig.forEach(
+        (name, value) -> settings.append(" -c ").append(name).append('=').append(value));
     Path data = home.resolve("data");
     run(
         command(
@@ -114,7 +118,7 @@ final class UnprivilegedPostgres implements AutoCloseable {
             "-l",
             home.resolve("server.log").toString(),
             "-o",
-            "-p " + port + " -h 127.0.0.1 -k " + home + " -F -c max_connections=200",
+            "-p " + port + " -h 127.0.0.1 -k " + home + " -F" + settings,
             "-w",
             "-t",
             "60",
