@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.genace.model.Phase;
+import com.genace.model.ReviewReason;
 import com.genace.review.ReviewResolution;
 import com.genace.testing.DatabaseExtension;
 import com.genace.workflows.GenerationClient;
@@ -63,7 +64,7 @@ class GenerationClientTest {
         harness.client.awaitEndOrReview("op-review", Duration.ofMinutes(1));
     assertThat(outcome).isInstanceOf(GenerationClient.Outcome.NeedsOperator.class);
     assertThat(((GenerationClient.Outcome.NeedsOperator) outcome).view().review().reason())
-        .isEqualTo("post_outcome_unknown");
+        .isEqualTo(ReviewReason.POST_OUTCOME_UNKNOWN);
 
     assertThatThrownBy(() -> harness.client.awaitResult("op-review", Duration.ofSeconds(2)))
         .isInstanceOfSatisfying(

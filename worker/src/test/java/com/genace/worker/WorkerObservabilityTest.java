@@ -171,7 +171,7 @@ class WorkerObservabilityTest {
             "genace GET /v1/generations/{id}",
             "genace GET output",
             "ledger claim",
-            "ledger mark_submitting",
+            "ledger claim_to_submit",
             "ledger record_accepted",
             "ledger record_delivered");
     // Everything but the worker's startup check of Genace belongs to the operation's trace.
@@ -186,10 +186,10 @@ class WorkerObservabilityTest {
         .isEqualTo(201L);
     assertThat(post.getAttributes().get(AttributeKey.stringKey("genace.operation_id")))
         .isEqualTo("op-traced");
-    assertThat(only(trace, "ledger mark_submitting").getParentSpanId())
+    assertThat(only(trace, "ledger claim_to_submit").getParentSpanId())
         .isEqualTo(dispatch.getSpanId());
     assertThat(
-            only(trace, "ledger mark_submitting")
+            only(trace, "ledger claim_to_submit")
                 .getAttributes()
                 .get(AttributeKey.stringKey("db.query.text")))
         .contains("app_generation_operations")

@@ -29,7 +29,7 @@ public final class OperationTimeoutException extends TimeoutException {
   private static String where(OperationView view) {
     if (view.review() != null && view.phase() == com.genace.model.Phase.IN_REVIEW) {
       return "in review ("
-          + view.review().reason()
+          + view.review().reason().wire()
           + ") and waits for an operator: ./genace ops resolve "
           + view.operationId();
     }
