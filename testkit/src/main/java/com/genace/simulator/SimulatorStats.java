@@ -32,7 +32,10 @@ public record SimulatorStats(
     return postsByOperation.getOrDefault(operationId, 0L);
   }
 
-  /** POSTs beyond the first per operation id: what invariant 1 says should be zero. */
+  /**
+   * POSTs beyond the first per operation id: zero unless an operator resolved a review as not
+   * submitted, or Genace answered 429 (both created nothing).
+   */
   public long duplicatePosts() {
     return postsByOperation.values().stream().mapToLong(n -> Math.max(0, n - 1)).sum();
   }

@@ -101,7 +101,7 @@ public final class BenchCommand implements Runnable {
       name = "ledger",
       mixinStandardHelpOptions = true,
       description =
-          "The ledger's claim, renew, fenced write and release against the seed's bare claim"
+          "The ledger's claim, renew, fenced write and release against a bare claim"
               + " UPDATE, on the same PostgreSQL and the same connections; then the allowance's"
               + " reserve on an empty history and after 100k past reservations.")
   static final class Ledger extends Base {

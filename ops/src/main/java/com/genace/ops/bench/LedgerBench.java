@@ -24,16 +24,17 @@ import java.util.function.Consumer;
 import javax.sql.DataSource;
 
 /**
- * {@code bench ledger}: the ledger's lease cycle against the seed's bare claim, then the
- * allowance's reserve on an empty and on a long history.
+ * {@code bench ledger}: the ledger's lease cycle against a bare claim {@code UPDATE} (the README's
+ * lease rules), then the allowance's reserve on an empty and on a long history.
  *
  * <ol>
  *   <li>Each client gets its own {@value #ROWS_PER_CLIENT} operations in {@code observing} (made
- *       through the public API) and as many rows in a bare table with only the seed's columns.
+ *       through the public API) and as many rows in a bare table with only the lease columns (id,
+ *       remote job, next action, owner, expiry, revision).
  *   <li>Ours: {@code claim(observe)} → {@code renew} → {@code recordSnapshot(running)} → {@code
  *       release}, four statements per cycle, through {@link OperationsLedger}.
- *   <li>Bare: the seed's claim {@code UPDATE ... RETURNING}, with a zero lease so that the next
- *       claim of the row succeeds again: one statement.
+ *   <li>Bare: the claim {@code UPDATE ... RETURNING} of the lease rules, word for word, with a zero
+ *       lease so that the next claim of the row succeeds again: one statement.
  *   <li>Both on the same pool of exactly {@code clients} connections, in A B B A slices ({@link
  *       SideBySide}).
  *   <li>Allowance: the median of {@value #RESERVE_SAMPLES} {@code reserve} calls (each settled as

@@ -17,7 +17,8 @@ import java.util.List;
  * saw), not from what the workers believe.
  *
  * @param duplicatePosts POSTs for an operation beyond its first that neither a 429 answer nor an
- *     operator's {@code not_submitted} decision explains: invariant 1 says zero
+ *     operator's {@code not_submitted} decision explains: must be zero (no operation is POSTed
+ *     twice unless an operator said it was not submitted)
  * @param duplicateRenders jobs Genace created for an operation beyond its first
  */
 record DemoReport(

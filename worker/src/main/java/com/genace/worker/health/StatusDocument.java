@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The worker's status document: the seed's fields ({@code process}, {@code accepting_dispatch},
- * {@code accepting_observation}, {@code reason}, {@code active_operations}) first, then what helps
- * an operator. Built from memory; never holds a secret.
+ * The worker's status document: the readiness fields every probe consumer reads ({@code process},
+ * {@code accepting_dispatch}, {@code accepting_observation}, {@code reason}, {@code
+ * active_operations}) first, then what helps an operator. Built from memory; never holds a secret.
  */
 public final class StatusDocument {
 
