@@ -25,10 +25,6 @@ final class DemoOperator {
 
   static final String NAME = "demo-operator";
 
-  /** One resolved review, for the summary. */
-  record Resolved(
-      String operationId, String reason, String detail, ReviewDecision decision, String jobId) {}
-
   private final OperationsLedger ledger;
   private final GenaceSimulator genace;
   private final GenerationClient client;
@@ -36,8 +32,6 @@ final class DemoOperator {
 
   /** Reviews already resolved, by operation and opening time: a later review is a new one. */
   private final Map<String, Instant> handled = new ConcurrentHashMap<>();
-
-  private final List<Resolved> resolved = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   DemoOperator(
       OperationsLedger ledger,
@@ -61,10 +55,6 @@ final class DemoOperator {
     }
   }
 
-  List<Resolved> resolved() {
-    return List.copyOf(resolved);
-  }
-
   private void resolve(OperationRow row, Instant opened) {
     String id = row.operationId();
     List<String> jobs = genace.jobsForOperation(id);
@@ -84,7 +74,6 @@ final class DemoOperator {
     handled.put(id, opened);
     String why = row.reviewReason().orElse("review");
     String detail = row.dispatchDetail().orElse("");
-    resolved.add(new Resolved(id, why, detail, decision, job));
     story.accept(
         "review: "
             + id
