@@ -1,11 +1,13 @@
 package com.genace.worker;
 
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Refreshes the fleet-wide figures that {@code /status} and {@code /metrics} show: the ledger's,
- * and Temporal's view of the work that no worker has picked up yet.
+ * and Temporal's view of the work that no worker has picked up yet; and checks that the artifact
+ * store still answers (one bounded request), which readiness depends on.
  */
 final class StatisticsLoop implements Runnable {
 
@@ -23,6 +25,11 @@ final class StatisticsLoop implements Runnable {
       stack.metrics.update(stack.statistics.read());
     } catch (RuntimeException e) {
       log.warn("could not read ledger statistics: {}", e.getMessage());
+    }
+    try {
+      stack.state.artifactStore(stack.config.artifacts().problem(stack.artifacts));
+    } catch (RuntimeException e) {
+      stack.state.artifactStore(Optional.of(StartupChecks.rootMessage(e)));
     }
     try {
       stack.metrics.saturation(stack.saturation.read());

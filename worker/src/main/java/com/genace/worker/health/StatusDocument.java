@@ -73,6 +73,7 @@ public final class StatusDocument {
           ObjectNode phases = status.putObject("operations_by_phase");
           s.phases().forEach((phase, n) -> phases.put(phase.wire(), n));
         });
+    status.put("artifact_store", state.artifactStoreProblem().orElse("ok"));
     status
         .putObject("temporal")
         .put("address", config.temporalAddress())

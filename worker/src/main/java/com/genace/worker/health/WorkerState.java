@@ -36,6 +36,7 @@ public final class WorkerState implements DispatchGate, DispatchListener {
   private final Optional<String> configVersion;
   private volatile Optional<ConfigVersion> fleetConfigVersion = Optional.empty();
   private volatile Optional<String> temporalProblem = Optional.empty();
+  private volatile Optional<String> artifactStoreProblem = Optional.empty();
   private volatile String startupProblem = "starting";
   private volatile boolean draining;
   private volatile Optional<LocalPause> localPause = Optional.empty();
@@ -88,6 +89,10 @@ public final class WorkerState implements DispatchGate, DispatchListener {
     if (temporalProblem.isPresent()) {
       return Optional.of("temporal_polls_failing");
     }
+    // Nothing could be delivered: no new paid render either, until the store answers again.
+    if (artifactStoreProblem.isPresent()) {
+      return Optional.of("artifact_store_unavailable");
+    }
     return Optional.empty();
   }
 
@@ -125,6 +130,15 @@ public final class WorkerState implements DispatchGate, DispatchListener {
   /** Why Temporal refuses or fails this worker's polls now (empty while they succeed). */
   public void temporalPolls(Optional<String> problem) {
     temporalProblem = problem;
+  }
+
+  /** Why the artifact store does not answer its bounded check now (empty while it does). */
+  public void artifactStore(Optional<String> problem) {
+    artifactStoreProblem = problem;
+  }
+
+  public Optional<String> artifactStoreProblem() {
+    return artifactStoreProblem;
   }
 
   public Optional<String> temporalProblem() {
