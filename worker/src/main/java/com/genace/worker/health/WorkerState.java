@@ -66,8 +66,11 @@ public final class WorkerState implements DispatchGate, DispatchListener {
     if (dispatch.isEmpty() && activeDispatches.get() >= maxDispatches) {
       dispatch = Optional.of("capacity_exhausted");
     }
+    // Delivery needs the artifact store; a POST does not (its render waits in Genace meanwhile).
+    Optional<String> observation =
+        shared.or(() -> artifactStoreProblem.map(problem -> "artifact_store_unavailable"));
     return new Readiness(
-        dispatch.isEmpty(), shared.isEmpty(), dispatch.or(() -> shared).orElse("ready"));
+        dispatch.isEmpty(), observation.isEmpty(), dispatch.or(() -> observation).orElse("ready"));
   }
 
   /** For the dispatch activity, just before a POST: capacity is not a reason to hold it back. */
@@ -88,10 +91,6 @@ public final class WorkerState implements DispatchGate, DispatchListener {
     }
     if (temporalProblem.isPresent()) {
       return Optional.of("temporal_polls_failing");
-    }
-    // Nothing could be delivered: no new paid render either, until the store answers again.
-    if (artifactStoreProblem.isPresent()) {
-      return Optional.of("artifact_store_unavailable");
     }
     return Optional.empty();
   }
