@@ -38,7 +38,12 @@ descendants() {
     descendants "$child"
   done
 }
-alive() { kill -0 "$1" 2>/dev/null; }
+# A zombie (state Z) has exited: it only waits for its parent, or for init, to reap it.
+alive() {
+  local state
+  state="$(ps -o stat= -p "$1" 2>/dev/null)" || return 1
+  [[ -n "$state" && "$state" != Z* ]]
+}
 
 temporal_args=(--test-server)
 if [[ -n "${GENACE_TEMPORAL_CLI:-}" ]]; then
