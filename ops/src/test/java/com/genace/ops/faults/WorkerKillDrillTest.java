@@ -3,6 +3,7 @@ package com.genace.ops.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
@@ -76,7 +77,12 @@ class WorkerKillDrillTest {
       database.mode(FaultProxy.Mode.PASS);
 
       // 5: the dispatch is claimed, submitting is not committed yet.
-      DrillWorker third = stack.startWorker("worker-3", slowDatabase).awaitReady(START);
+      // With an allowance the operation stays pending under the claim while the allowance is
+      // reserved (without one, the claim commits submitting in the same statement: no window).
+      Map<String, String> slowDatabaseWithAllowance = new HashMap<>(slowDatabase);
+      slowDatabaseWithAllowance.put("GENACE_ALLOWANCE_CREDITS", "1000000");
+      DrillWorker third =
+          stack.startWorker("worker-3", slowDatabaseWithAllowance).awaitReady(START);
       database.mode(FaultProxy.Mode.SLOW);
       String claimed = stack.startOperations(1).get(0);
       Drills.require(
