@@ -14,7 +14,6 @@ import io.temporal.client.WorkflowQueryException;
 import io.temporal.client.WorkflowStub;
 import io.temporal.client.WorkflowUpdateException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -186,9 +185,9 @@ public final class GenerationClient {
    */
   public Outcome awaitEndOrReview(String operationId, Duration timeout)
       throws OperationTimeoutException {
-    Instant deadline = Instant.now().plus(timeout);
+    long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
-      Duration left = Duration.between(Instant.now(), deadline);
+      Duration left = Duration.ofNanos(deadline - System.nanoTime());
       Duration wait = left.compareTo(REVIEW_CHECK_INTERVAL) < 0 ? left : REVIEW_CHECK_INTERVAL;
       try {
         return new Outcome.Ended(result(operationId, wait.isNegative() ? Duration.ZERO : wait));
@@ -197,7 +196,7 @@ public final class GenerationClient {
         if (view != null && view.phase() == Phase.IN_REVIEW) {
           return new Outcome.NeedsOperator(view);
         }
-        if (!Instant.now().isBefore(deadline)) {
+        if (System.nanoTime() - deadline >= 0) {
           throw new OperationTimeoutException(operationId, view);
         }
       }
