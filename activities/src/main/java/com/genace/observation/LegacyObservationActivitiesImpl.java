@@ -15,7 +15,6 @@ import com.genace.ledger.RenewResult;
 import com.genace.ledger.WriteResult;
 import com.genace.model.FailureTypes;
 import com.genace.model.NextAction;
-import com.genace.model.RemoteStatus;
 import com.genace.model.ReviewReason;
 import io.micrometer.core.instrument.Metrics;
 import io.temporal.activity.Activity;
@@ -180,33 +179,18 @@ public final class LegacyObservationActivitiesImpl implements LegacyObservationA
   private ObservationResult fromCurrentState(
       String operationId, ClaimResult.NotAcquired notAcquired) {
     OperationRow row = notAcquired.current();
-    String remoteJobId = row.remoteJobId().orElse(null);
-    return switch (row.phase()) {
-      case DELIVERING, DELIVERED ->
-          ObservationResult.terminal(RemoteStatus.SUCCEEDED, remoteJobId, null);
-      case FAILED ->
-          ObservationResult.terminal(
-              row.remoteStatus().filter(RemoteStatus::isTerminal).orElse(RemoteStatus.FAILED),
-              remoteJobId,
-              row.failureReason().orElse(null));
-      case IN_REVIEW ->
-          ObservationResult.inReview(
-              row.reviewReason()
-                  .map(ReviewReason::parse)
-                  .orElse(ReviewReason.REMOTE_JOB_UNOBSERVABLE),
-              remoteJobId,
-              row.reviewReason().orElse("in review"));
-      default ->
-          throw ApplicationFailure.newFailure(
-              "operation "
-                  + operationId
-                  + " cannot be observed now (phase "
-                  + row.phase().wire()
-                  + ", lease held by "
-                  + row.leaseOwner().orElse("nobody")
-                  + ")",
-              "ObserveLeaseHeld");
-    };
+    return LedgerOutcome.of(row)
+        .orElseThrow(
+            () ->
+                ApplicationFailure.newFailure(
+                    "operation "
+                        + operationId
+                        + " cannot be observed now (phase "
+                        + row.phase().wire()
+                        + ", lease held by "
+                        + row.leaseOwner().orElse("nobody")
+                        + ")",
+                    "ObserveLeaseHeld"));
   }
 
   private void releaseQuietly(Lease lease) {

@@ -231,33 +231,18 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
 
   /** The operation is past observation (or not observable now): what the ledger shows. */
   private ObservationResult ended(OperationRow row, int attempt) {
-    String remoteJobId = row.remoteJobId().orElse(null);
-    return switch (row.phase()) {
-      case DELIVERING, DELIVERED ->
-          ObservationResult.terminal(RemoteStatus.SUCCEEDED, remoteJobId, null);
-      case FAILED ->
-          ObservationResult.terminal(
-              row.remoteStatus().filter(RemoteStatus::isTerminal).orElse(RemoteStatus.FAILED),
-              remoteJobId,
-              row.failureReason().orElse(null));
-      case IN_REVIEW ->
-          ObservationResult.inReview(
-              row.reviewReason()
-                  .map(ReviewReason::parse)
-                  .orElse(ReviewReason.REMOTE_JOB_UNOBSERVABLE),
-              remoteJobId,
-              row.reviewReason().orElse("in review"));
-      case PENDING, SUBMITTING, OBSERVING, ABANDONED ->
-          throw pollAgain(
-              POLL_FAILED,
-              attempt,
-              Duration.ZERO,
-              "operation "
-                  + row.operationId()
-                  + " cannot be observed now ("
-                  + row.phase().wire()
-                  + ")");
-    };
+    return LedgerOutcome.of(row)
+        .orElseThrow(
+            () ->
+                pollAgain(
+                    POLL_FAILED,
+                    attempt,
+                    Duration.ZERO,
+                    "operation "
+                        + row.operationId()
+                        + " cannot be observed now ("
+                        + row.phase().wire()
+                        + ")"));
   }
 
   private ApplicationFailure pollAgain(String type, int attempt, Duration atLeast, String why) {
