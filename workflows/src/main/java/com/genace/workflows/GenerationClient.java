@@ -13,6 +13,7 @@ import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowQueryException;
 import io.temporal.client.WorkflowStub;
 import io.temporal.client.WorkflowUpdateException;
+import io.temporal.common.SearchAttributes;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -84,6 +85,12 @@ public final class GenerationClient {
                     WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
                 .setWorkflowIdConflictPolicy(
                     WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL)
+                // Visible from the start; the workflow itself only upserts the phases after it.
+                .setTypedSearchAttributes(
+                    SearchAttributes.newBuilder()
+                        .set(GenerationSearchAttributes.PHASE, Phase.PENDING.wire())
+                        .set(GenerationSearchAttributes.NEEDS_REVIEW, false)
+                        .build())
                 .setStaticSummary(
                     "Genace generation `" + request.operationId() + "` (" + request.model() + ")")
                 .build());
