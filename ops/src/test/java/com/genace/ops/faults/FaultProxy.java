@@ -30,6 +30,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 final class FaultProxy implements AutoCloseable {
 
   static final int SLOW_DELAY_MS = 400;
+  static final int MAX_MARKER = 256;
 
   enum Mode {
     PASS,
@@ -68,11 +69,15 @@ final class FaultProxy implements AutoCloseable {
 
   /**
    * Arms a one-shot trap: the first chunk sent towards the target that contains {@code marker} (in
-   * UTF-8; for PostgreSQL, a value the statement binds) is held, with everything after it on that
-   * connection, until {@link #letThrough}.
+   * UTF-8, at most {@value #MAX_MARKER} bytes; for PostgreSQL, a value the statement binds) is
+   * held, with everything after it on that connection, until {@link #letThrough}.
    */
   void holdWrite(String marker) {
-    trap = marker.getBytes(StandardCharsets.UTF_8);
+    byte[] bytes = marker.getBytes(StandardCharsets.UTF_8);
+    if (bytes.length > MAX_MARKER) {
+      throw new IllegalArgumentException("a marker of at most " + MAX_MARKER + " bytes");
+    }
+    trap = bytes;
   }
 
   /** Whether the trapped write is held now. */
@@ -121,7 +126,9 @@ final class FaultProxy implements AutoCloseable {
                     byte[] marker = trap;
                     byte[] seen = concat(tail, buffer, read);
                     caught = marker != null && springs(marker, seen);
-                    tail = Arrays.copyOfRange(seen, Math.max(0, seen.length - 256), seen.length);
+                    tail =
+                        Arrays.copyOfRange(
+                            seen, Math.max(0, seen.length - MAX_MARKER), seen.length);
                   }
                   while (caught && !letThrough) {
                     Thread.sleep(100);
@@ -200,6 +207,7 @@ final class FaultProxy implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
+    letThrough = true;
     mode(Mode.CUT);
     server.close();
   }
