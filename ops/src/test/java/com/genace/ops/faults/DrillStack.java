@@ -24,6 +24,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Everything one drill runs against, each a process or a server of its own: a PostgreSQL server
@@ -58,6 +61,15 @@ final class DrillStack implements AutoCloseable {
   private final Set<String> operations = new LinkedHashSet<>();
   private final List<DrillWorker> workers = new ArrayList<>();
 
+  /** Notes the rows' revisions twice a second, for {@link LedgerView#staleWritesApplied}. */
+  private final ScheduledExecutorService revisionWatch =
+      Executors.newSingleThreadScheduledExecutor(
+          task -> {
+            Thread thread = new Thread(task, "revision-watch");
+            thread.setDaemon(true);
+            return thread;
+          });
+
   private DrillStack(String drill, long seed) throws IOException, InterruptedException {
     this.drill = drill;
     this.seed = seed;
@@ -79,6 +91,7 @@ final class DrillStack implements AutoCloseable {
       throw e;
     }
     this.ledger = new LedgerView(postgres);
+    revisionWatch.scheduleWithFixedDelay(this::noteRevisions, 0, 500, TimeUnit.MILLISECONDS);
     this.simulator =
         GenaceSimulator.builder()
             .apiKey(API_KEY)
@@ -194,6 +207,15 @@ final class DrillStack implements AutoCloseable {
     }
   }
 
+  /** {@link LedgerView#noteRevisions}, skipped while the ledger cannot be read. */
+  void noteRevisions() {
+    try {
+      ledger.noteRevisions();
+    } catch (java.sql.SQLException e) {
+      // the drill's fault may be the ledger itself: the next look will do
+    }
+  }
+
   /** The operation's ledger row, if it exists and the ledger can be read. */
   Optional<LedgerView.Operation> operation(String id) {
     try {
@@ -217,6 +239,15 @@ final class DrillStack implements AutoCloseable {
     }
   }
 
+  /** {@link LedgerView#firstWriteAfter}, empty while the ledger cannot be read. */
+  Optional<java.time.Instant> firstWriteAfter(long mark, String operation) {
+    try {
+      return ledger.firstWriteAfter(mark, operation);
+    } catch (java.sql.SQLException e) {
+      return Optional.empty();
+    }
+  }
+
   Set<String> operations() {
     return Set.copyOf(operations);
   }
@@ -228,6 +259,7 @@ final class DrillStack implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
+    revisionWatch.shutdownNow();
     for (DrillWorker worker : workers) {
       worker.close();
     }

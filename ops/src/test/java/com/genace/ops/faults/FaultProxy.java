@@ -6,6 +6,8 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -19,10 +21,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *       peer vanished without a FIN (only the caller's own timeouts end the wait);
  *   <li>{@link Mode#SLOW}: every chunk waits {@link #SLOW_DELAY_MS} before it is passed on.
  * </ul>
+ *
+ * <p>Apart from the mode, one write can be caught on its way ({@link #holdWrite}): the connection
+ * that carries it goes silent towards the target from that write on, the others pass, until the
+ * drill lets it through. That is a request that left its sender and reaches the server late, after
+ * the world has moved on; a frozen sender waits for the answer as long as it is frozen.
  */
 final class FaultProxy implements AutoCloseable {
 
   static final int SLOW_DELAY_MS = 400;
+  static final int MAX_MARKER = 256;
 
   enum Mode {
     PASS,
@@ -35,6 +43,9 @@ final class FaultProxy implements AutoCloseable {
   private final int targetPort;
   private final List<Socket> open = new CopyOnWriteArrayList<>();
   private volatile Mode mode = Mode.PASS;
+  private volatile byte[] trap;
+  private volatile boolean holding;
+  private volatile boolean letThrough;
 
   FaultProxy(int targetPort) throws IOException {
     this.targetPort = targetPort;
@@ -56,6 +67,30 @@ final class FaultProxy implements AutoCloseable {
     }
   }
 
+  /**
+   * Arms a one-shot trap: the first chunk sent towards the target that contains {@code marker} (in
+   * UTF-8, at most {@value #MAX_MARKER} bytes; for PostgreSQL, a value the statement binds) is
+   * held, with everything after it on that connection, until {@link #letThrough}.
+   */
+  void holdWrite(String marker) {
+    byte[] bytes = marker.getBytes(StandardCharsets.UTF_8);
+    if (bytes.length > MAX_MARKER) {
+      throw new IllegalArgumentException("a marker of at most " + MAX_MARKER + " bytes");
+    }
+    trap = bytes;
+  }
+
+  /** Whether the trapped write is held now. */
+  boolean holding() {
+    return holding;
+  }
+
+  /** Lets the held write, and what followed it on its connection, reach the target. */
+  void letThrough() {
+    letThrough = true;
+    holding = false;
+  }
+
   private void accept() {
     while (!server.isClosed()) {
       try {
@@ -67,23 +102,37 @@ final class FaultProxy implements AutoCloseable {
         Socket upstream = new Socket(InetAddress.getLoopbackAddress(), targetPort);
         open.add(client);
         open.add(upstream);
-        pump(client, upstream);
-        pump(upstream, client);
+        pump(client, upstream, true);
+        pump(upstream, client, false);
       } catch (IOException e) {
         // the proxy closed, or the target refused: the client sees its connection closed
       }
     }
   }
 
-  private void pump(Socket from, Socket to) {
+  private void pump(Socket from, Socket to, boolean towardsTarget) {
     Thread thread =
         new Thread(
             () -> {
               byte[] buffer = new byte[16 * 1024];
+              // The end of the previous chunk, so that a marker split between two is still found.
+              byte[] tail = new byte[0];
+              boolean caught = false;
               try (InputStream in = from.getInputStream();
                   OutputStream out = to.getOutputStream()) {
                 int read;
                 while ((read = in.read(buffer)) >= 0) {
+                  if (towardsTarget && !caught) {
+                    byte[] marker = trap;
+                    byte[] seen = concat(tail, buffer, read);
+                    caught = marker != null && springs(marker, seen);
+                    tail =
+                        Arrays.copyOfRange(
+                            seen, Math.max(0, seen.length - MAX_MARKER), seen.length);
+                  }
+                  while (caught && !letThrough) {
+                    Thread.sleep(100);
+                  }
                   Mode now = mode;
                   while (now == Mode.HALF_OPEN) {
                     // Held, not dropped: a TCP peer that comes back delivers what it had.
@@ -110,6 +159,34 @@ final class FaultProxy implements AutoCloseable {
     thread.start();
   }
 
+  /** Whether this chunk carries the marker of a trap not sprung yet; if so the trap springs. */
+  private synchronized boolean springs(byte[] marker, byte[] seen) {
+    if (trap == null || holding || letThrough || indexOf(seen, marker) < 0) {
+      return false;
+    }
+    holding = true;
+    return true;
+  }
+
+  private static byte[] concat(byte[] head, byte[] buffer, int length) {
+    byte[] all = Arrays.copyOf(head, head.length + length);
+    System.arraycopy(buffer, 0, all, head.length, length);
+    return all;
+  }
+
+  private static int indexOf(byte[] haystack, byte[] needle) {
+    outer:
+    for (int i = 0; i + needle.length <= haystack.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (haystack[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
+  }
+
   /** Closes with RST rather than FIN, as a cut link or a dead peer shows itself. */
   private static void reset(Socket socket) {
     try {
@@ -130,6 +207,7 @@ final class FaultProxy implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
+    letThrough = true;
     mode(Mode.CUT);
     server.close();
   }
