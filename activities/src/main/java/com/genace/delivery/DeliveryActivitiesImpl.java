@@ -67,17 +67,20 @@ public final class DeliveryActivitiesImpl implements DeliveryActivities {
     if (claim instanceof ClaimResult.NotAcquired notAcquired) {
       return fromCurrentState(operationId, notAcquired.current());
     }
-    try (HeldLease held = new HeldLease(ledger, ((ClaimResult.Acquired) claim).lease())) {
-      return deliver(operationId, held);
+    ClaimResult.Acquired acquired = (ClaimResult.Acquired) claim;
+    try (HeldLease held = new HeldLease(ledger, acquired.lease())) {
+      return deliver(operationId, acquired, held);
     }
   }
 
-  /** Under the deliver lease, which a failure hands back so that the retry claims at once. */
-  private DeliveryResult deliver(String operationId, HeldLease held) {
+  /**
+   * Under the deliver lease, which a failure hands back so that the retry claims at once. The claim
+   * returned the remote job id and the stored snapshot, whose outputs are copied.
+   */
+  private DeliveryResult deliver(String operationId, ClaimResult.Acquired claimed, HeldLease held) {
     Lease lease = held.lease();
-    OperationRow row = ledger.get(operationId);
-    String remoteJobId = row.remoteJobId().orElseThrow();
-    JobSnapshot snapshot = readSnapshot(row);
+    String remoteJobId = claimed.remoteJobId().orElseThrow();
+    JobSnapshot snapshot = readSnapshot(operationId, claimed.snapshotJson().orElseThrow());
     LeaseKeeper keeper = new LeaseKeeper(lease);
     List<DeliveredArtifact> artifacts = new ArrayList<>();
     int copied = 0;
@@ -157,12 +160,12 @@ public final class DeliveryActivitiesImpl implements DeliveryActivities {
     return manifest.toString();
   }
 
-  private static JobSnapshot readSnapshot(OperationRow row) {
+  private static JobSnapshot readSnapshot(String operationId, String snapshotJson) {
     try {
-      return JSON.readValue(row.remoteSnapshotJson().orElseThrow(), JobSnapshot.class);
+      return JSON.readValue(snapshotJson, JobSnapshot.class);
     } catch (IOException e) {
       throw ApplicationFailure.newNonRetryableFailureWithCause(
-          "stored snapshot of " + row.operationId() + " is unreadable", "CorruptSnapshot", e);
+          "stored snapshot of " + operationId + " is unreadable", "CorruptSnapshot", e);
     }
   }
 

@@ -8,14 +8,16 @@ public sealed interface ClaimResult {
   /**
    * The action is ours under a new revision until the lease expires. The claim also returns what
    * the action needs, so the caller does not read the row again: the remote job id, the model and
-   * account, and for a dispatch claim the stored request JSON.
+   * account, for a dispatch claim the stored request JSON, and for a deliver claim the stored
+   * snapshot JSON.
    */
   record Acquired(
       Lease lease,
       Optional<String> remoteJobId,
       String model,
       String account,
-      Optional<String> requestJson)
+      Optional<String> requestJson,
+      Optional<String> snapshotJson)
       implements ClaimResult {}
 
   /**

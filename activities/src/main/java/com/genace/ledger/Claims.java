@@ -27,7 +27,8 @@ final class Claims {
    * transaction start), or held by the same owner: a worker never waits on its own lease, and the
    * new revision fences whatever it did under the old one. Dispatch also needs {@code pending} (a
    * {@code submitting} operation may have sent its POST); observation needs a non-blank remote job
-   * id. A dispatch claim returns what the POST needs, so the caller does not read the row again.
+   * id. A dispatch claim returns what the POST needs and a deliver claim the stored snapshot (the
+   * outputs to copy), so the caller does not read the row again.
    */
   static final SqlStatement CLAIM =
       SqlStatement.of(
@@ -49,7 +50,8 @@ final class Claims {
             AND (o.lease_until IS NULL OR o.lease_until <= clock_timestamp()
                  OR o.lease_owner = a.owner)
           RETURNING o.revision, o.lease_until, o.remote_job_id, o.model, o.account,
-                    CASE WHEN a.action = 'dispatch' THEN o.request::text END AS request
+                    CASE WHEN a.action = 'dispatch' THEN o.request::text END AS request,
+                    CASE WHEN a.action = 'deliver' THEN o.remote_snapshot::text END AS snapshot
           """);
 
   record Claimed(
@@ -58,7 +60,8 @@ final class Claims {
       Optional<String> remoteJobId,
       String model,
       String account,
-      Optional<String> requestJson) {}
+      Optional<String> requestJson,
+      Optional<String> snapshotJson) {}
 
   Optional<Claimed> claim(String operationId, String owner, NextAction action, Duration lease) {
     return sql.queryOne(
@@ -106,7 +109,9 @@ final class Claims {
                    true, '{}'::jsonb
             FROM upd CROSS JOIN args a
           )
-          SELECT revision, lease_until, remote_job_id, model, account, request FROM upd
+          SELECT revision, lease_until, remote_job_id, model, account, request,
+                 NULL::text AS snapshot
+          FROM upd
           """);
 
   Optional<Claimed> claimToSubmit(String operationId, String owner, Duration lease) {
@@ -126,7 +131,8 @@ final class Claims {
         Sql.text(rs, "remote_job_id"),
         rs.getString("model"),
         rs.getString("account"),
-        Sql.text(rs, "request"));
+        Sql.text(rs, "request"),
+        Sql.text(rs, "snapshot"));
   }
 
   /**

@@ -165,7 +165,7 @@ public final class OperationsLedger {
       Lease lease = new Lease(operationId, owner, c.revision(), action, c.leaseUntil());
       LogFields.lease(lease, c.remoteJobId());
       return new ClaimResult.Acquired(
-          lease, c.remoteJobId(), c.model(), c.account(), c.requestJson());
+          lease, c.remoteJobId(), c.model(), c.account(), c.requestJson(), c.snapshotJson());
     }
     Claims.Refusal refusal =
         claims
