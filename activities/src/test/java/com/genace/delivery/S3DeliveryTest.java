@@ -238,14 +238,13 @@ class S3DeliveryTest {
 
   /** Created, accepted by the simulator, rendered and observed: ready to deliver. */
   private JobSnapshot delivering(String operationId) {
-    assertThat(ledger.create(new NewOperation(operationId, "genace-image-1", "{\"p\":1}")))
-        .isTrue();
+    assertThat(ledger.create(new NewOperation(operationId, "image-v1", "{\"p\":1}"))).isTrue();
     Lease dispatch = claim(operationId, NextAction.DISPATCH);
     assertThat(ledger.markSubmitting(dispatch)).isEqualTo(WriteResult.APPLIED);
     CreateOutcome created =
         genace.create(
             new CreateRequest(
-                "genace-image-1",
+                "image-v1",
                 JsonNodeFactory.instance.objectNode().put("prompt", "a fox"),
                 operationId));
     String job = ((CreateOutcome.Accepted) created).remoteJobId();
@@ -261,8 +260,7 @@ class S3DeliveryTest {
 
   /** Accepted as {@code snapshot}'s job, which succeeded with its outputs: ready to deliver. */
   private void delivering(String operationId, JobSnapshot snapshot) {
-    assertThat(ledger.create(new NewOperation(operationId, "genace-video-1", "{\"p\":1}")))
-        .isTrue();
+    assertThat(ledger.create(new NewOperation(operationId, "video-v1", "{\"p\":1}"))).isTrue();
     Lease dispatch = claim(operationId, NextAction.DISPATCH);
     assertThat(ledger.markSubmitting(dispatch)).isEqualTo(WriteResult.APPLIED);
     assertThat(ledger.recordAccepted(dispatch, snapshot.id())).isEqualTo(WriteResult.APPLIED);
