@@ -99,7 +99,7 @@ class S3DeliveryTest {
     assertThat(manifest.size()).isEqualTo(snapshot.outputs().size());
     for (int i = 0; i < snapshot.outputs().size(); i++) {
       JobOutput output = snapshot.outputs().get(i);
-      String key = PREFIX + "/generations/op-1/" + job + "/" + i + ".bin";
+      String key = PREFIX + "/generations/op-1/" + job + "/" + i + ".png";
       byte[] stored = admin.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray();
       assertThat(Artifacts.sha256(stored)).isEqualTo(output.sha256());
       assertThat(manifest.get(i).path("uri").asText()).isEqualTo("s3://" + bucket + "/" + key);
@@ -130,7 +130,7 @@ class S3DeliveryTest {
   void an_object_that_differs_is_copied_again() {
     JobSnapshot snapshot = delivering("op-3");
     JobOutput first = snapshot.outputs().get(0);
-    String key = PREFIX + "/generations/op-3/" + snapshot.id() + "/0.bin";
+    String key = PREFIX + "/generations/op-3/" + snapshot.id() + "/0.png";
     byte[] wrong = Artifacts.random((int) first.bytes(), 9);
     admin.putObject(
         b -> b.bucket(bucket).key(key).metadata(Map.of("sha256", Artifacts.sha256(wrong))),
@@ -169,7 +169,7 @@ class S3DeliveryTest {
         .extracting(t -> t.owner().orElse(""))
         .containsExactly("worker-b");
     for (int i = 0; i < snapshot.outputs().size(); i++) {
-      String key = PREFIX + "/generations/op-4/" + snapshot.id() + "/" + i + ".bin";
+      String key = PREFIX + "/generations/op-4/" + snapshot.id() + "/" + i + ".png";
       byte[] stored = admin.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray();
       assertThat(Artifacts.sha256(stored)).isEqualTo(snapshot.outputs().get(i).sha256());
     }

@@ -1,5 +1,6 @@
 package com.genace.workflows;
 
+import com.genace.delivery.DeliveredArtifact;
 import com.genace.delivery.DeliveryActivities;
 import com.genace.delivery.DeliveryResult;
 import com.genace.dispatch.DispatchActivities;
@@ -143,6 +144,7 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   private ReviewCase review;
   private ReviewResolution pendingResolution;
   private final List<String> rejectedResolutions = new ArrayList<>();
+  private List<DeliveredArtifact> artifacts = List.of();
   private OperationResult result;
 
   @Override
@@ -313,12 +315,13 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
     DeliveryResult delivered =
         activity(DeliveryActivities.class, DELIVER, "copy artifacts of " + remoteJobId)
             .deliver(operationId);
-    return finish(Phase.DELIVERED, delivered.artifacts().size() + " artifact(s) delivered");
+    artifacts = List.copyOf(delivered.artifacts());
+    return finish(Phase.DELIVERED, artifacts.size() + " artifact(s) delivered");
   }
 
   private Step finish(Phase terminal, String detail) {
     setPhase(terminal, detail);
-    result = new OperationResult(operationId, terminal, remoteJobId, detail);
+    result = new OperationResult(operationId, terminal, remoteJobId, detail, artifacts);
     return Step.DONE;
   }
 
@@ -368,7 +371,8 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
         lastRemoteStatus == null ? null : lastRemoteStatus.wire(),
         dispatchAttempts,
         review,
-        List.copyOf(rejectedResolutions));
+        List.copyOf(rejectedResolutions),
+        artifacts);
   }
 
   private void setPhase(Phase next, String details) {
