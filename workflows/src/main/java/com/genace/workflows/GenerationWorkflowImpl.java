@@ -70,6 +70,7 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   static final Duration MAX_NOT_SENT_BACKOFF = Duration.ofMinutes(1);
 
   private static final Logger log = Workflow.getLogger(GenerationWorkflowImpl.class);
+  private static final OperationLog outcomes = new OperationLog(log);
 
   private static final RetryOptions RETRY_FREELY =
       RetryOptions.newBuilder()
@@ -249,7 +250,8 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
             .openReview(operationId, reason, detail);
     if (!opened.inReview()) {
       remoteJobId = opened.acceptedRemoteJobId();
-      log.info("operation {}: the ledger holds accepted job {}", operationId, remoteJobId);
+      outcomes.info(
+          operationId, remoteJobId, "operation {}: the ledger holds accepted job", operationId);
       return Step.OBSERVE;
     }
     return inReview(opened.reason(), detail, evidenceRemoteJobId);
@@ -259,13 +261,24 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   private Step inReview(ReviewReason reason, String detail, String evidenceRemoteJobId) {
     review = new ReviewCase(reason, detail, evidenceRemoteJobId, null);
     setPhase(Phase.IN_REVIEW, "waiting for an operator: " + reason.wire());
-    log.warn("operation {} needs review: {} ({})", operationId, reason.wire(), detail);
+    outcomes.error(
+        operationId,
+        remoteJobId != null ? remoteJobId : evidenceRemoteJobId,
+        "operation {} needs review: {} ({})",
+        operationId,
+        reason.wire(),
+        detail);
     return Step.REVIEW;
   }
 
   private Step awaitResolution() {
     while (!Workflow.await(REVIEW_REMINDER_INTERVAL, () -> pendingResolution != null)) {
-      log.warn("operation {} still waits for review: {}", operationId, review.reason().wire());
+      outcomes.warn(
+          operationId,
+          remoteJobId,
+          "operation {} still waits for review: {}",
+          operationId,
+          review.reason().wire());
       Workflow.getMetricsScope().counter("genace_review_reminders").inc(1);
     }
     ReviewResolution resolution = pendingResolution;
@@ -275,6 +288,14 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
     review =
         new ReviewCase(review.reason(), review.detail(), review.evidenceRemoteJobId(), resolution);
     ReviewDecision decision = resolution.parsedDecision().orElseThrow();
+    outcomes.info(
+        operationId,
+        decision == ReviewDecision.FOUND_REMOTE_JOB ? resolution.remoteJobId().trim() : remoteJobId,
+        "operation {}: resolution {} by {} accepted: {}",
+        operationId,
+        decision.wire(),
+        resolution.resolvedBy(),
+        resolution.reason());
     return switch (decision) {
       case FOUND_REMOTE_JOB -> {
         remoteJobId = resolution.remoteJobId().trim();
@@ -322,6 +343,12 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   private Step finish(Phase terminal, String detail) {
     setPhase(terminal, detail);
     result = new OperationResult(operationId, terminal, remoteJobId, detail, artifacts);
+    if (terminal == Phase.DELIVERED) {
+      outcomes.info(operationId, remoteJobId, "operation {} delivered: {}", operationId, detail);
+    } else {
+      outcomes.warn(
+          operationId, remoteJobId, "operation {} {}: {}", operationId, terminal.wire(), detail);
+    }
     return Step.DONE;
   }
 
@@ -330,7 +357,12 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
     Optional<String> problem = problemWith(resolution);
     if (problem.isPresent()) {
       rejectedResolutions.add(problem.get());
-      log.warn("operation {}: resolution refused: {}", operationId, problem.get());
+      outcomes.warn(
+          operationId,
+          remoteJobId,
+          "operation {}: resolution refused: {}",
+          operationId,
+          problem.get());
       return;
     }
     pendingResolution = resolution;
@@ -347,6 +379,12 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
     problemWith(resolution)
         .ifPresent(
             problem -> {
+              outcomes.warn(
+                  operationId,
+                  remoteJobId,
+                  "operation {}: resolution refused: {}",
+                  operationId,
+                  problem);
               throw new IllegalArgumentException(problem);
             });
   }
