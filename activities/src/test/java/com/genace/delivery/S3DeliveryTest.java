@@ -176,6 +176,21 @@ class S3DeliveryTest {
   }
 
   @Test
+  void a_failed_attempt_hands_its_lease_back_so_the_next_one_delivers_at_once() {
+    JobSnapshot snapshot = delivering("op-5");
+    CrashAfterFirstPut crashing = new CrashAfterFirstPut(store());
+
+    assertThatThrownBy(() -> worker("worker-a", crashing).deliver("op-5"))
+        .isInstanceOf(ActivityFailure.class);
+
+    // No wait for the four-second lease: the failed attempt released it on the way out.
+    assertThat(ledger.get("op-5").leaseOwner()).isEmpty();
+    DeliveryResult result = worker("worker-b", store()).deliver("op-5");
+    assertThat(result.artifacts()).hasSize(snapshot.outputs().size());
+    assertThat(ledger.get("op-5").phase()).isEqualTo(Phase.DELIVERED);
+  }
+
+  @Test
   void a_transfer_longer_than_the_lease_keeps_it_renewed_and_is_delivered() throws Exception {
     byte[] bytes = Artifacts.random(6 * 1024 * 1024, 8);
     HttpServer slow = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
