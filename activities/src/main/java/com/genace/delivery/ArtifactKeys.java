@@ -8,19 +8,29 @@ import java.util.Map;
 /**
  * The deterministic object key of an output: {@code generations/<operation>/<remote job>/<index>}
  * plus an extension from its content type. The same output always maps to the same key, so a
- * retried delivery finds what an earlier attempt copied.
+ * retried delivery finds what an earlier attempt copied. Ids are percent-encoded as in a URL's
+ * query ({@code a/b c} becomes {@code a%2Fb%20c}), and so are {@code .} and {@code *}: an id can
+ * never add a path segment or climb out of the store.
  */
 public final class ArtifactKeys {
 
+  /** Content type (without parameters, lower case) to extension; any other type is {@code .bin}. */
   private static final Map<String, String> EXTENSIONS =
-      Map.of(
-          "image/png", ".png",
-          "image/jpeg", ".jpg",
-          "image/webp", ".webp",
-          "video/mp4", ".mp4",
-          "audio/mpeg", ".mp3",
-          "application/json", ".json",
-          "text/plain", ".txt");
+      Map.ofEntries(
+          Map.entry("image/png", ".png"),
+          Map.entry("image/jpeg", ".jpg"),
+          Map.entry("image/webp", ".webp"),
+          Map.entry("image/gif", ".gif"),
+          Map.entry("image/avif", ".avif"),
+          Map.entry("video/mp4", ".mp4"),
+          Map.entry("video/webm", ".webm"),
+          Map.entry("video/quicktime", ".mov"),
+          Map.entry("audio/mpeg", ".mp3"),
+          Map.entry("audio/wav", ".wav"),
+          Map.entry("audio/ogg", ".ogg"),
+          Map.entry("model/gltf-binary", ".glb"),
+          Map.entry("application/json", ".json"),
+          Map.entry("text/plain", ".txt"));
 
   private ArtifactKeys() {}
 

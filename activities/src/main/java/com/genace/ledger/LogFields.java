@@ -1,5 +1,6 @@
 package com.genace.ledger;
 
+import com.genace.workflows.OperationLog;
 import java.util.Optional;
 import org.slf4j.MDC;
 
@@ -10,9 +11,9 @@ import org.slf4j.MDC;
  */
 public final class LogFields {
 
-  public static final String OPERATION_ID = "operation_id";
-  public static final String WORKFLOW_ID = "workflow_id";
-  public static final String REMOTE_JOB_ID = "remote_job_id";
+  public static final String OPERATION_ID = OperationLog.OPERATION_ID;
+  public static final String WORKFLOW_ID = OperationLog.WORKFLOW_ID;
+  public static final String REMOTE_JOB_ID = OperationLog.REMOTE_JOB_ID;
   public static final String REVISION = "revision";
   public static final String OWNER = "owner";
 

@@ -60,52 +60,76 @@ final class OperationRecords {
     return sql.queryOne(FIND, p -> p.text(operationId), OperationRecords::row);
   }
 
-  /** Newest first, by the index on {@code created_at}. */
-  static final SqlStatement LIST =
-      SqlStatement.of(
-          "list",
-          """
-          SELECT * FROM app_generation_operations
-          ORDER BY created_at DESC, operation_id
-          LIMIT ?
-          """);
-
   /**
-   * A phase that still has work ahead, by the partial index over unfinished operations (its size is
-   * the work in flight, not the history).
+   * One page of {@code ops list}: optionally one phase and one account, created at least {@code
+   * older than} ago (by the database clock), after the cursor operation in the listing's order,
+   * newest or oldest first, one row more than the page so the caller knows whether more exist. The
+   * optional filters fold away when unset (PostgreSQL plans each run with its values), so each
+   * listing walks one index: {@code created_at}, the unfinished operations' {@code (phase,
+   * created_at)} or the account's {@code (account, created_at)}.
    */
+  private static final String LIST_PAGE =
+      """
+      SELECT * FROM app_generation_operations o
+      WHERE %3$s
+        AND o.account = coalesce(?::text, o.account)
+        AND o.created_at <= clock_timestamp() - ?::interval
+        AND (?::text IS NULL
+             OR (o.created_at, o.operation_id) %2$s (SELECT c.created_at, c.operation_id
+                                                     FROM app_generation_operations c
+                                                     WHERE c.operation_id = ?))
+      ORDER BY o.created_at %1$s, o.operation_id %1$s
+      LIMIT ?
+      """;
+
+  private static final String ANY_PHASE = "true";
+  private static final String UNFINISHED_PHASE = "o.phase = ? AND o.next_action <> 'none'";
+  private static final String FINISHED_PHASE = "o.phase = ? AND o.next_action = 'none'";
+
+  static final SqlStatement LIST = listPage("list", ANY_PHASE, ListOrder.NEWEST_FIRST);
+  static final SqlStatement LIST_OLDEST =
+      listPage("list_oldest", ANY_PHASE, ListOrder.OLDEST_FIRST);
   static final SqlStatement LIST_UNFINISHED_PHASE =
-      SqlStatement.of(
-          "list_unfinished_phase",
-          """
-          SELECT * FROM app_generation_operations
-          WHERE phase = ? AND next_action <> 'none'
-          ORDER BY created_at DESC, operation_id
-          LIMIT ?
-          """);
-
-  /** A terminal phase: walks the {@code created_at} index newest first until the limit. */
+      listPage("list_unfinished_phase", UNFINISHED_PHASE, ListOrder.NEWEST_FIRST);
+  static final SqlStatement LIST_UNFINISHED_PHASE_OLDEST =
+      listPage("list_unfinished_phase_oldest", UNFINISHED_PHASE, ListOrder.OLDEST_FIRST);
   static final SqlStatement LIST_FINISHED_PHASE =
-      SqlStatement.of(
-          "list_finished_phase",
-          """
-          SELECT * FROM app_generation_operations
-          WHERE phase = ? AND next_action = 'none'
-          ORDER BY created_at DESC, operation_id
-          LIMIT ?
-          """);
+      listPage("list_finished_phase", FINISHED_PHASE, ListOrder.NEWEST_FIRST);
+  static final SqlStatement LIST_FINISHED_PHASE_OLDEST =
+      listPage("list_finished_phase_oldest", FINISHED_PHASE, ListOrder.OLDEST_FIRST);
 
-  List<OperationRow> list(Optional<Phase> phase, int limit) {
-    if (phase.isEmpty()) {
-      return sql.query(LIST, p -> p.integer(limit), OperationRecords::row);
+  private static SqlStatement listPage(String name, String phaseFilter, ListOrder order) {
+    boolean newest = order == ListOrder.NEWEST_FIRST;
+    return SqlStatement.of(
+        name, LIST_PAGE.formatted(newest ? "DESC" : "ASC", newest ? "<" : ">", phaseFilter));
+  }
+
+  OperationPage list(OperationQuery query) {
+    boolean newest = query.order() == ListOrder.NEWEST_FIRST;
+    SqlStatement statement;
+    if (query.phase().isEmpty()) {
+      statement = newest ? LIST : LIST_OLDEST;
+    } else if (query.phase().get().isTerminal()) {
+      statement = newest ? LIST_FINISHED_PHASE : LIST_FINISHED_PHASE_OLDEST;
+    } else {
+      statement = newest ? LIST_UNFINISHED_PHASE : LIST_UNFINISHED_PHASE_OLDEST;
     }
-    SqlStatement statement = phase.get().isTerminal() ? LIST_FINISHED_PHASE : LIST_UNFINISHED_PHASE;
-    return sql.query(
-        statement,
-        p ->
-            p.text(phase.get().wire()) // phase
-                .integer(limit),
-        OperationRecords::row);
+    List<OperationRow> rows =
+        sql.query(
+            statement,
+            p -> {
+              if (query.phase().isPresent()) {
+                p.text(query.phase().get().wire()); // phase
+              }
+              p.text(query.account().orElse(null)) // account
+                  .interval(query.olderThan()) // created at least this long ago
+                  .text(query.after().orElse(null)) // cursor given?
+                  .text(query.after().orElse(null)) // cursor operation_id
+                  .integer(query.limit() + 1); // one more: are there more?
+            },
+            OperationRecords::row);
+    boolean more = rows.size() > query.limit();
+    return new OperationPage(more ? rows.subList(0, query.limit()) : rows, more);
   }
 
   /**

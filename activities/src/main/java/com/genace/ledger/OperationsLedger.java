@@ -101,10 +101,25 @@ public final class OperationsLedger {
 
   /** The most recently created operations, optionally only those in one phase. */
   public List<OperationRow> list(Optional<Phase> phase, int limit) {
-    if (limit < 1 || limit > MAX_LIST_LIMIT) {
+    return list(OperationQuery.newest(phase, limit)).rows();
+  }
+
+  /**
+   * One page of operations, in the query's order, and whether more follow.
+   *
+   * @throws IllegalArgumentException for a limit outside 1..{@value #MAX_LIST_LIMIT} or a negative
+   *     age
+   * @throws UnknownOperationException when the {@code after} operation does not exist
+   */
+  public OperationPage list(OperationQuery query) {
+    if (query.limit() < 1 || query.limit() > MAX_LIST_LIMIT) {
       throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIST_LIMIT);
     }
-    return records.list(phase, limit);
+    if (query.olderThan().isNegative()) {
+      throw new IllegalArgumentException("the age must not be negative");
+    }
+    query.after().ifPresent(this::get);
+    return records.list(query);
   }
 
   /**

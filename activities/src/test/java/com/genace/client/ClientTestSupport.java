@@ -24,6 +24,6 @@ final class ClientTestSupport {
 
   static CreateRequest request(String operationId) {
     ObjectNode input = JsonNodeFactory.instance.objectNode().put("prompt", "a lighthouse at dusk");
-    return new CreateRequest("genace-image-1", input, operationId);
+    return new CreateRequest("image-v1", input, operationId);
   }
 }

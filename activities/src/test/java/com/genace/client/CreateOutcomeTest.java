@@ -215,7 +215,7 @@ class CreateOutcomeTest {
                   "POST",
                   "/v1/generations",
                   "Bearer " + API_KEY,
-                  "{\"model\":\"genace-image-1\",\"input\":{\"prompt\":\"a lighthouse at dusk\"},"
+                  "{\"model\":\"image-v1\",\"input\":{\"prompt\":\"a lighthouse at dusk\"},"
                       + "\"metadata\":{\"operation_id\":\"op-shape\"}}"));
     }
   }

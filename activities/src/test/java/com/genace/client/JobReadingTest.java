@@ -124,7 +124,7 @@ class JobReadingTest {
 
   @Test
   void models_are_listed_without_creating_anything() {
-    assertThat(client.listModels()).contains("genace-image-1");
+    assertThat(client.listModels()).contains("image-v1");
     assertThat(simulator.stats().jobsCreated()).isZero();
   }
 

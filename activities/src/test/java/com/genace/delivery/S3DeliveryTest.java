@@ -99,7 +99,7 @@ class S3DeliveryTest {
     assertThat(manifest.size()).isEqualTo(snapshot.outputs().size());
     for (int i = 0; i < snapshot.outputs().size(); i++) {
       JobOutput output = snapshot.outputs().get(i);
-      String key = PREFIX + "/generations/op-1/" + job + "/" + i + ".bin";
+      String key = PREFIX + "/generations/op-1/" + job + "/" + i + ".png";
       byte[] stored = admin.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray();
       assertThat(Artifacts.sha256(stored)).isEqualTo(output.sha256());
       assertThat(manifest.get(i).path("uri").asText()).isEqualTo("s3://" + bucket + "/" + key);
@@ -130,7 +130,7 @@ class S3DeliveryTest {
   void an_object_that_differs_is_copied_again() {
     JobSnapshot snapshot = delivering("op-3");
     JobOutput first = snapshot.outputs().get(0);
-    String key = PREFIX + "/generations/op-3/" + snapshot.id() + "/0.bin";
+    String key = PREFIX + "/generations/op-3/" + snapshot.id() + "/0.png";
     byte[] wrong = Artifacts.random((int) first.bytes(), 9);
     admin.putObject(
         b -> b.bucket(bucket).key(key).metadata(Map.of("sha256", Artifacts.sha256(wrong))),
@@ -169,10 +169,25 @@ class S3DeliveryTest {
         .extracting(t -> t.owner().orElse(""))
         .containsExactly("worker-b");
     for (int i = 0; i < snapshot.outputs().size(); i++) {
-      String key = PREFIX + "/generations/op-4/" + snapshot.id() + "/" + i + ".bin";
+      String key = PREFIX + "/generations/op-4/" + snapshot.id() + "/" + i + ".png";
       byte[] stored = admin.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray();
       assertThat(Artifacts.sha256(stored)).isEqualTo(snapshot.outputs().get(i).sha256());
     }
+  }
+
+  @Test
+  void a_failed_attempt_hands_its_lease_back_so_the_next_one_delivers_at_once() {
+    JobSnapshot snapshot = delivering("op-5");
+    CrashAfterFirstPut crashing = new CrashAfterFirstPut(store());
+
+    assertThatThrownBy(() -> worker("worker-a", crashing).deliver("op-5"))
+        .isInstanceOf(ActivityFailure.class);
+
+    // No wait for the four-second lease: the failed attempt released it on the way out.
+    assertThat(ledger.get("op-5").leaseOwner()).isEmpty();
+    DeliveryResult result = worker("worker-b", store()).deliver("op-5");
+    assertThat(result.artifacts()).hasSize(snapshot.outputs().size());
+    assertThat(ledger.get("op-5").phase()).isEqualTo(Phase.DELIVERED);
   }
 
   @Test
@@ -238,14 +253,13 @@ class S3DeliveryTest {
 
   /** Created, accepted by the simulator, rendered and observed: ready to deliver. */
   private JobSnapshot delivering(String operationId) {
-    assertThat(ledger.create(new NewOperation(operationId, "genace-image-1", "{\"p\":1}")))
-        .isTrue();
+    assertThat(ledger.create(new NewOperation(operationId, "image-v1", "{\"p\":1}"))).isTrue();
     Lease dispatch = claim(operationId, NextAction.DISPATCH);
     assertThat(ledger.markSubmitting(dispatch)).isEqualTo(WriteResult.APPLIED);
     CreateOutcome created =
         genace.create(
             new CreateRequest(
-                "genace-image-1",
+                "image-v1",
                 JsonNodeFactory.instance.objectNode().put("prompt", "a fox"),
                 operationId));
     String job = ((CreateOutcome.Accepted) created).remoteJobId();
@@ -261,8 +275,7 @@ class S3DeliveryTest {
 
   /** Accepted as {@code snapshot}'s job, which succeeded with its outputs: ready to deliver. */
   private void delivering(String operationId, JobSnapshot snapshot) {
-    assertThat(ledger.create(new NewOperation(operationId, "genace-video-1", "{\"p\":1}")))
-        .isTrue();
+    assertThat(ledger.create(new NewOperation(operationId, "video-v1", "{\"p\":1}"))).isTrue();
     Lease dispatch = claim(operationId, NextAction.DISPATCH);
     assertThat(ledger.markSubmitting(dispatch)).isEqualTo(WriteResult.APPLIED);
     assertThat(ledger.recordAccepted(dispatch, snapshot.id())).isEqualTo(WriteResult.APPLIED);

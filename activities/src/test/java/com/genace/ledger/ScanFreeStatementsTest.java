@@ -2,6 +2,7 @@ package com.genace.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.genace.db.SqlStatement;
 import com.genace.testing.DatabaseExtension;
 import com.genace.testing.QueryPlans;
 import java.time.Duration;
@@ -112,9 +113,45 @@ class ScanFreeStatementsTest {
             OperationRecords.LIST_UNFINISHED_PHASE.sql(),
             s -> {
               s.setString(1, "in_review");
-              s.setInt(2, 100);
+              s.setString(2, null);
+              s.setString(3, "0 seconds");
+              s.setString(4, null);
+              s.setString(5, null);
+              s.setInt(6, 100);
             }));
-    assertNoSeqScanOfBigTables(
-        QueryPlans.explain(db, OperationRecords.LIST.sql(), s -> s.setInt(1, 100)));
+    for (SqlStatement list : List.of(OperationRecords.LIST, OperationRecords.LIST_OLDEST)) {
+      assertNoSeqScanOfBigTables(
+          QueryPlans.explain(
+              db,
+              list.sql(),
+              s -> {
+                s.setString(1, null);
+                s.setString(2, "1 hour");
+                s.setString(3, "done-500");
+                s.setString(4, "done-500");
+                s.setInt(5, 100);
+              }));
+    }
+  }
+
+  @Test
+  void listing_one_account_walks_its_own_index() {
+    QueryPlans.execute(
+        db,
+        "UPDATE app_generation_operations SET account = 'acme' WHERE operation_id LIKE 'live-%'",
+        "ANALYZE app_generation_operations");
+    List<String> plan =
+        QueryPlans.explain(
+            db,
+            OperationRecords.LIST.sql(),
+            s -> {
+              s.setString(1, "acme");
+              s.setString(2, "0 seconds");
+              s.setString(3, null);
+              s.setString(4, null);
+              s.setInt(5, 100);
+            });
+    assertNoSeqScanOfBigTables(plan);
+    assertThat(String.join("\n", plan)).contains("app_generation_operations_account_idx");
   }
 }

@@ -87,7 +87,14 @@ class DevCommandTest {
       second.put("DATABASE_URL", TestStack.databaseUrl());
       CliRunner.Result submitted =
           CliRunner.run(
-              second, "submit", "--model", "m", "--input", "{}", "--operation-id", "via-dev");
+              second,
+              "submit",
+              "--model",
+              "image-v1",
+              "--input",
+              "{}",
+              "--operation-id",
+              "via-dev");
       assertThat(submitted.exitCode()).as(submitted.err()).isZero();
       workers.awaitPhase("via-dev", Phase.DELIVERED);
       CliRunner.Result listed = CliRunner.run(second, "ops", "list");

@@ -39,10 +39,73 @@ class OpsInspectionCommandsTest {
     assertThat(result.exitCode()).as(result.err()).isZero();
     List<String> lines = result.out().lines().toList();
     assertThat(lines.get(0))
-        .startsWith("OPERATION  PHASE      NEXT       REMOTE JOB  REV  UPDATED");
-    assertThat(lines.get(1)).startsWith("op-bb      in_review  reconcile  -           1    ");
-    assertThat(lines.get(2)).startsWith("op-a       pending    dispatch   -           0    ");
+        .startsWith("OPERATION  PHASE      ACCOUNT  NEXT       REMOTE JOB  REV  AGE  UPDATED");
+    assertThat(lines.get(0)).endsWith("REASON");
+    assertThat(lines.get(1))
+        .startsWith("op-bb      in_review  default  reconcile  -           1    0s   ")
+        .endsWith("post_outcome_unknown, waiting 0s");
+    assertThat(lines.get(2))
+        .startsWith("op-a       pending    default  dispatch   -           0    0s   ")
+        .endsWith(" -");
     assertThat(lines).hasSize(3);
+  }
+
+  @Test
+  void list_pages_with_a_last_line_naming_the_next_page() {
+    for (int i = 1; i <= 5; i++) {
+      pending("op-" + i);
+    }
+
+    CliRunner.Result first = CliRunner.run(env, "ops", "list", "--limit", "2");
+    String next = first.out().lines().reduce((a, b) -> b).orElseThrow();
+    CliRunner.Result second = CliRunner.run(env, "ops", "list", "--limit", "2", "--after", "op-4");
+    CliRunner.Result oldest =
+        CliRunner.run(env, "ops", "list", "--sort", "oldest", "--limit", "10");
+    CliRunner.Result json = CliRunner.run(env, "ops", "list", "--limit", "2", "--json");
+
+    assertThat(first.out().lines().skip(1).limit(2).map(l -> l.split(" ")[0]))
+        .containsExactly("op-5", "op-4");
+    assertThat(next).isEqualTo("more operations follow: ./genace ops list --limit 2 --after op-4");
+    assertThat(second.out().lines().skip(1).limit(2).map(l -> l.split(" ")[0]))
+        .containsExactly("op-3", "op-2");
+    assertThat(oldest.out().lines().skip(1).map(l -> l.split(" ")[0]))
+        .containsExactly("op-1", "op-2", "op-3", "op-4", "op-5");
+    assertThat(json.err()).contains("more operations follow: ").contains("--after op-4");
+  }
+
+  @Test
+  void list_filters_by_account_and_age_and_shows_why_an_operation_failed() {
+    assertThat(ledger.create(new NewOperation("op-acme", "image-v1", "{}", "acme"))).isTrue();
+    pending("op-other");
+    inReview("op-old");
+    com.genace.testing.QueryPlans.execute(
+        TestDatabase.dataSource(),
+        "UPDATE app_generation_operations SET created_at = now() - interval '2 hours',"
+            + " review_opened_at = now() - interval '90 minutes' WHERE operation_id = 'op-old'",
+        "UPDATE app_generation_operations SET phase = 'failed', next_action = 'none',"
+            + " failure_reason = 'render failed: nsfw' WHERE operation_id = 'op-other'");
+
+    CliRunner.Result acme = CliRunner.run(env, "ops", "list", "--account", "acme");
+    CliRunner.Result old = CliRunner.run(env, "ops", "list", "--older-than", "1h");
+    CliRunner.Result failed = CliRunner.run(env, "ops", "list", "--phase", "failed");
+    CliRunner.Result badAge = CliRunner.run(env, "ops", "list", "--older-than", "soon");
+    CliRunner.Result unknownAfter = CliRunner.run(env, "ops", "list", "--after", "nope");
+
+    assertThat(acme.out().lines().skip(1).map(l -> l.split(" ")[0])).containsExactly("op-acme");
+    assertThat(old.out().lines().skip(1))
+        .singleElement()
+        .asString()
+        .startsWith("op-old")
+        .contains(" 2h ")
+        .endsWith("post_outcome_unknown, waiting 1h30m");
+    assertThat(failed.out().lines().skip(1))
+        .singleElement()
+        .asString()
+        .endsWith("render failed: nsfw");
+    assertThat(badAge.exitCode()).isEqualTo(2);
+    assertThat(badAge.err()).contains("'soon' is not an age such as 90s, 30m, 1h or 2d");
+    assertThat(unknownAfter.exitCode()).isEqualTo(1);
+    assertThat(unknownAfter.err()).contains("unknown operation 'nope'");
   }
 
   @Test
@@ -56,7 +119,9 @@ class OpsInspectionCommandsTest {
     CliRunner.Result none = CliRunner.run(env, "ops", "list", "--phase", "delivered");
 
     assertThat(inReview.out().lines().skip(1).map(l -> l.split(" ")[0])).containsExactly("op-3");
-    assertThat(limited.out().lines()).hasSize(2);
+    assertThat(limited.out().lines()).hasSize(3);
+    assertThat(limited.out().lines().reduce((a, b) -> b).orElseThrow())
+        .startsWith("more operations follow: ");
     assertThat(none.out()).isEqualTo("no operations in phase delivered\n");
   }
 
@@ -130,6 +195,7 @@ class OpsInspectionCommandsTest {
         .contains("operation   op-show")
         .contains("phase       pending (next action: dispatch)")
         .contains("model       image-v1")
+        .contains("account     default")
         .contains("request     {\"prompt\": \"a fox\"}")
         .contains("history (");
     assertThat(result.out().lines().filter(l -> l.contains("DENIED")))

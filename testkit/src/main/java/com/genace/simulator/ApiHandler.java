@@ -26,7 +26,10 @@ final class ApiHandler implements HttpHandler {
 
   static final String CREATE_PATH = "/v1/generations";
   static final String MODELS_PATH = "/v1/models";
-  static final List<String> MODELS = List.of("genace-image-1", "genace-video-1");
+
+  /** The models it renders; a create for any other is refused with 422 {@code unknown_model}. */
+  static final List<String> MODELS = List.of("image-v1", "video-v1");
+
   static final String ACCOUNT_FORBIDDEN = "account_forbidden";
 
   private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
@@ -188,6 +191,9 @@ final class ApiHandler implements HttpHandler {
     JsonNode model = body.get("model");
     if (model == null || !model.isTextual() || model.asText().isBlank()) {
       return Optional.of("field 'model' must be a non-blank string");
+    }
+    if (!MODELS.contains(model.asText())) {
+      return Optional.of("unknown model '" + model.asText() + "' (known: " + MODELS + ")");
     }
     JsonNode input = body.get("input");
     if (input == null || !input.isObject()) {

@@ -109,7 +109,7 @@ final class ControlHandler implements HttpHandler {
       Exchanges.sendError(exchange, 404, "not_found", "unknown artifact");
       return;
     }
-    exchange.getResponseHeaders().set("Content-Type", SimulatedJob.ARTIFACT_CONTENT_TYPE);
+    exchange.getResponseHeaders().set("Content-Type", job.get().contentType());
     Exchanges.send(exchange, 200, job.get().artifact(index));
   }
 

@@ -30,7 +30,10 @@ record SimulatedJob(
   /** Share of the duration spent queued before running. */
   private static final double QUEUED_SHARE = 0.2;
 
-  static final String ARTIFACT_CONTENT_TYPE = "application/octet-stream";
+  /** The content type of this job's outputs: what its model renders. */
+  String contentType() {
+    return model.startsWith("video") ? "video/mp4" : "image/png";
+  }
 
   /** The wire status at {@code nowNanos}. */
   String statusAt(long nowNanos) {
@@ -58,7 +61,7 @@ record SimulatedJob(
         outputs
             .addObject()
             .put("url", baseUrl + "/_sim/artifacts/" + id + "/" + index)
-            .put("content_type", ARTIFACT_CONTENT_TYPE)
+            .put("content_type", contentType())
             .put("bytes", bytes.length)
             .put("sha256", HexFormat.of().formatHex(sha256().digest(bytes)));
       }

@@ -105,9 +105,10 @@ class GenaceSimulatorTest {
     HttpResponse<String> notJson = http.post("/v1/generations", "{oops");
     HttpResponse<String> noInput =
         http.post(
-            "/v1/generations", "{\"model\":\"m\",\"metadata\":{\"operation_id\":\"op-bad\"}}");
+            "/v1/generations",
+            "{\"model\":\"image-v1\",\"metadata\":{\"operation_id\":\"op-bad\"}}");
     HttpResponse<String> blankModel =
-        http.post("/v1/generations", createBody("op-bad").replace("genace-image-1", " "));
+        http.post("/v1/generations", createBody("op-bad").replace("image-v1", " "));
 
     assertThat(notJson.statusCode()).isEqualTo(400);
     assertThat(noInput.statusCode()).isEqualTo(422);
@@ -119,6 +120,20 @@ class GenaceSimulatorTest {
     assertThat(stats.postsTotal()).isEqualTo(3);
     assertThat(stats.postsFor("op-bad")).isEqualTo(2);
     assertThat(stats.jobsCreated()).isZero();
+  }
+
+  @Test
+  void an_unknown_model_is_422_naming_the_known_ones_and_creates_nothing() {
+    HttpResponse<String> unknown =
+        http.post("/v1/generations", createBody("op-model").replace("image-v1", "genace-image-1"));
+
+    assertThat(unknown.statusCode()).isEqualTo(422);
+    assertThat(json(unknown).at("/error/message").asText())
+        .isEqualTo("unknown model 'genace-image-1' (known: [image-v1, video-v1])");
+    assertThat(simulator.stats().jobsCreated()).isZero();
+    assertThat(http.post("/v1/generations", createBody("op-model").replace("image-v1", "video-v1")))
+        .extracting(HttpResponse::statusCode)
+        .isEqualTo(201);
   }
 
   @Test
@@ -142,7 +157,7 @@ class GenaceSimulatorTest {
   void models_are_listed_under_data() {
     JsonNode models = json(http.get("/v1/models"));
 
-    assertThat(models.get("data").get(0).get("id").asText()).isEqualTo("genace-image-1");
+    assertThat(models.get("data").get(0).get("id").asText()).isEqualTo("image-v1");
   }
 
   @Test

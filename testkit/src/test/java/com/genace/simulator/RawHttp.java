@@ -52,7 +52,7 @@ final class RawHttp {
   }
 
   static String createBody(String operationId) {
-    return "{\"model\":\"genace-image-1\",\"input\":{\"prompt\":\"p\"},"
+    return "{\"model\":\"image-v1\",\"input\":{\"prompt\":\"p\"},"
         + "\"metadata\":{\"operation_id\":\""
         + operationId
         + "\"}}";

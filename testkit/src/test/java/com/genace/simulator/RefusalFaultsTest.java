@@ -74,7 +74,7 @@ class RefusalFaultsTest {
     HttpResponse<String> create =
         http.post(
             "/v1/generations",
-            "{\"model\":\"m\",\"input\":{\"prompt\":42},\"metadata\":{\"operation_id\":\"op-bad\"}}");
+            "{\"model\":\"image-v1\",\"input\":{\"prompt\":42},\"metadata\":{\"operation_id\":\"op-bad\"}}");
 
     assertThat(create.statusCode()).isEqualTo(422);
     assertThat(json(create).at("/error/message").asText())

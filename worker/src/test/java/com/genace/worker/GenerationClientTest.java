@@ -4,6 +4,7 @@ import static com.genace.worker.GenerationHarness.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.genace.delivery.DeliveredArtifact;
 import com.genace.model.Phase;
 import com.genace.model.ReviewReason;
 import com.genace.review.ReviewResolution;
@@ -12,10 +13,15 @@ import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;
 import com.genace.workflows.OperationConflictException;
 import com.genace.workflows.OperationNotFoundException;
+import com.genace.workflows.OperationResult;
 import com.genace.workflows.OperationTimeoutException;
 import com.genace.workflows.ResolutionRefusedException;
+import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.HexFormat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -95,6 +101,25 @@ class GenerationClientTest {
   }
 
   @Test
+  void the_result_and_describe_carry_where_each_delivered_artifact_is() throws Exception {
+    harness.client.start(request("op-where"));
+
+    OperationResult result = harness.client.awaitResult("op-where", Duration.ofMinutes(1));
+
+    assertThat(result.phase()).isEqualTo(Phase.DELIVERED);
+    assertThat(result.artifacts()).isNotEmpty();
+    for (DeliveredArtifact artifact : result.artifacts()) {
+      assertThat(artifact.contentType()).isEqualTo("image/png");
+      assertThat(artifact.key()).startsWith("generations/op-where/").endsWith(".png");
+      assertThat(artifact.sha256()).matches("[0-9a-f]{64}");
+      Path stored = Path.of(URI.create(artifact.uri()));
+      assertThat(stored).startsWith(artifacts).hasSize(artifact.bytes());
+      assertThat(sha256(Files.readAllBytes(stored))).isEqualTo(artifact.sha256());
+    }
+    assertThat(harness.client.describe("op-where").artifacts()).isEqualTo(result.artifacts());
+  }
+
+  @Test
   void reusing_an_id_for_another_request_is_refused_naming_what_differs() throws Exception {
     harness.client.start(
         new GenerationRequest("op-idem", "image-v1", "{\"prompt\":\"A\",\"n\":1}", null, "acme"));
@@ -120,5 +145,9 @@ class GenerationClientTest {
     assertThat(harness.client.awaitResult("op-idem", Duration.ofMinutes(1)).phase())
         .isEqualTo(Phase.DELIVERED);
     assertThat(harness.postsFor("op-idem")).isEqualTo(1);
+  }
+
+  private static String sha256(byte[] bytes) throws Exception {
+    return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
   }
 }

@@ -8,6 +8,7 @@ import ch.qos.logback.classic.util.ContextInitializer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.genace.model.Phase;
+import com.genace.review.ReviewResolution;
 import com.genace.simulator.Faults;
 import com.genace.simulator.GenaceSimulator;
 import com.genace.testing.DatabaseExtension;
@@ -266,6 +267,76 @@ class WorkerObservabilityTest {
         .filteredOn(line -> line.path("logger_name").asText().startsWith("com.genace.delivery"))
         .isNotEmpty()
         .allSatisfy(line -> assertThat(line.path("remote_job_id").asText()).isNotBlank());
+  }
+
+  @Test
+  void every_outcome_that_matters_is_one_line_with_the_operation_its_workflow_and_remote_job()
+      throws Exception {
+    PrintStream original = System.out;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      assertThat(JsonLogging.install()).isTrue();
+      startWorker();
+      runOneOperation("op-fine");
+
+      simulator.setFaults(simulator.faults().withFailRate(1.0));
+      client.start(new GenerationRequest("op-fails", "image-v1", "{\"prompt\":\"x\"}"));
+      assertThat(client.awaitResult("op-fails", Duration.ofMinutes(1)).phase())
+          .isEqualTo(Phase.FAILED);
+
+      simulator.setFaults(Faults.DEFAULT.withJobDurationMs(300).withLosePostResponseNext(1));
+      client.start(new GenerationRequest("op-lost", "image-v1", "{\"prompt\":\"x\"}"));
+      await()
+          .atMost(Duration.ofMinutes(1))
+          .until(() -> client.describe("op-lost").phase() == Phase.IN_REVIEW);
+      String job = simulator.jobsForOperation("op-lost").get(0);
+      client.signalResolution(
+          "op-lost", new ReviewResolution("found_remote_job", null, "no job id", "alice"));
+      await().until(() -> !client.describe("op-lost").rejectedResolutions().isEmpty());
+      client.resolve("op-lost", new ReviewResolution("found_remote_job", job, "seen", "alice"));
+      assertThat(client.awaitResult("op-lost", Duration.ofMinutes(1)).phase())
+          .isEqualTo(Phase.DELIVERED);
+      process.drain();
+    } finally {
+      restoreDefaultLogging();
+      System.setOut(original);
+    }
+
+    List<JsonNode> outcomes = new ArrayList<>();
+    for (String line : captured.toString(StandardCharsets.UTF_8).split("\n")) {
+      JsonNode json = line.isBlank() ? null : new ObjectMapper().readTree(line);
+      if (json != null && json.path("logger_name").asText().endsWith("GenerationWorkflowImpl")) {
+        outcomes.add(json);
+      }
+    }
+    String lostJob = simulator.jobsForOperation("op-lost").get(0);
+    assertOutcome(outcomes, "op-fine", "INFO", "artifact(s) delivered", true);
+    assertOutcome(
+        outcomes, "op-fails", "WARN", "failed: render failed: the simulated render", true);
+    assertOutcome(outcomes, "op-lost", "ERROR", "needs review: post_outcome_unknown", false);
+    assertOutcome(outcomes, "op-lost", "WARN", "resolution refused: ", false);
+    JsonNode accepted =
+        assertOutcome(outcomes, "op-lost", "INFO", "resolution found_remote_job by alice", true);
+    assertThat(accepted.path("remote_job_id").asText()).isEqualTo(lostJob);
+  }
+
+  private static JsonNode assertOutcome(
+      List<JsonNode> lines, String operationId, String level, String text, boolean hasJob) {
+    List<JsonNode> matching =
+        lines.stream()
+            .filter(line -> line.path("message").asText().contains(text))
+            .filter(line -> line.path("operation_id").asText().equals(operationId))
+            .toList();
+    assertThat(matching).as("%s of %s in %s", text, operationId, lines).hasSize(1);
+    JsonNode line = matching.get(0);
+    assertThat(line.path("level").asText()).as(text).isEqualTo(level);
+    assertThat(line.path("workflow_id").asText())
+        .isEqualTo(GenerationWorkflow.workflowId(operationId));
+    if (hasJob) {
+      assertThat(line.path("remote_job_id").asText()).as(text).startsWith("gen_");
+    }
+    return line;
   }
 
   private Optional<SpanData> named(String name) {

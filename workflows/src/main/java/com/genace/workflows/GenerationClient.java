@@ -27,8 +27,17 @@ import java.util.concurrent.TimeoutException;
  * with the same request is joined, a finished one is never started again (so an operation is never
  * dispatched twice by a repeated start), and the same id with a different request is refused.
  *
- * <p>Build it over a {@link WorkflowClient} connected to the namespace the workers serve, for
- * example:
+ * <p>From the same environment as the CLI ({@code TEMPORAL_ADDRESS}, {@code TEMPORAL_NAMESPACE},
+ * TLS and API key), with the {@code genace-worker} artifact on the class path:
+ *
+ * <pre>{@code
+ * try (TemporalConnection temporal = TemporalConnection.fromEnvironment(System.getenv())) {
+ *   GenerationClient client = temporal.generationClient();
+ *   ...
+ * }
+ * }</pre>
+ *
+ * <p>Or over any {@link WorkflowClient} connected to the namespace the workers serve:
  *
  * <pre>{@code
  * WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(

@@ -1,5 +1,6 @@
 package com.genace.workflows;
 
+import com.genace.delivery.DeliveredArtifact;
 import com.genace.delivery.DeliveryActivities;
 import com.genace.delivery.DeliveryResult;
 import com.genace.dispatch.DispatchActivities;
@@ -77,6 +78,7 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   static final Duration MAX_NOT_SENT_BACKOFF = Duration.ofMinutes(1);
 
   private static final Logger log = Workflow.getLogger(GenerationWorkflowImpl.class);
+  private static final OperationLog outcomes = new OperationLog(log);
 
   private static final RetryOptions RETRY_FREELY =
       RetryOptions.newBuilder()
@@ -162,6 +164,7 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   private ReviewCase review;
   private ReviewResolution pendingResolution;
   private final List<String> rejectedResolutions = new ArrayList<>();
+  private List<DeliveredArtifact> artifacts = List.of();
   private OperationResult result;
 
   @Override
@@ -281,7 +284,8 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
             .openReview(operationId, reason, detail);
     if (!opened.inReview()) {
       remoteJobId = opened.acceptedRemoteJobId();
-      log.info("operation {}: the ledger holds accepted job {}", operationId, remoteJobId);
+      outcomes.info(
+          operationId, remoteJobId, "operation {}: the ledger holds accepted job", operationId);
       return Step.OBSERVE;
     }
     return inReview(opened.reason(), detail, evidenceRemoteJobId);
@@ -291,13 +295,24 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   private Step inReview(ReviewReason reason, String detail, String evidenceRemoteJobId) {
     review = new ReviewCase(reason, detail, evidenceRemoteJobId, null);
     setPhase(Phase.IN_REVIEW, "waiting for an operator: " + reason.wire());
-    log.warn("operation {} needs review: {} ({})", operationId, reason.wire(), detail);
+    outcomes.error(
+        operationId,
+        remoteJobId != null ? remoteJobId : evidenceRemoteJobId,
+        "operation {} needs review: {} ({})",
+        operationId,
+        reason.wire(),
+        detail);
     return Step.REVIEW;
   }
 
   private Step awaitResolution() {
     while (!Workflow.await(REVIEW_REMINDER_INTERVAL, () -> pendingResolution != null)) {
-      log.warn("operation {} still waits for review: {}", operationId, review.reason().wire());
+      outcomes.warn(
+          operationId,
+          remoteJobId,
+          "operation {} still waits for review: {}",
+          operationId,
+          review.reason().wire());
       Workflow.getMetricsScope().counter("genace_review_reminders").inc(1);
     }
     ReviewResolution resolution = pendingResolution;
@@ -307,6 +322,14 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
     review =
         new ReviewCase(review.reason(), review.detail(), review.evidenceRemoteJobId(), resolution);
     ReviewDecision decision = resolution.parsedDecision().orElseThrow();
+    outcomes.info(
+        operationId,
+        decision == ReviewDecision.FOUND_REMOTE_JOB ? resolution.remoteJobId().trim() : remoteJobId,
+        "operation {}: resolution {} by {} accepted: {}",
+        operationId,
+        decision.wire(),
+        resolution.resolvedBy(),
+        resolution.reason());
     return switch (decision) {
       case FOUND_REMOTE_JOB -> {
         remoteJobId = resolution.remoteJobId().trim();
@@ -351,12 +374,19 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
     DeliveryResult delivered =
         activity(DeliveryActivities.class, DELIVER, "copy artifacts of " + remoteJobId)
             .deliver(operationId);
-    return finish(Phase.DELIVERED, delivered.artifacts().size() + " artifact(s) delivered");
+    artifacts = List.copyOf(delivered.artifacts());
+    return finish(Phase.DELIVERED, artifacts.size() + " artifact(s) delivered");
   }
 
   private Step finish(Phase terminal, String detail) {
     setPhase(terminal, detail);
-    result = new OperationResult(operationId, terminal, remoteJobId, detail);
+    result = new OperationResult(operationId, terminal, remoteJobId, detail, artifacts);
+    if (terminal == Phase.DELIVERED) {
+      outcomes.info(operationId, remoteJobId, "operation {} delivered: {}", operationId, detail);
+    } else {
+      outcomes.warn(
+          operationId, remoteJobId, "operation {} {}: {}", operationId, terminal.wire(), detail);
+    }
     return Step.DONE;
   }
 
@@ -365,7 +395,12 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
     Optional<String> problem = problemWith(resolution);
     if (problem.isPresent()) {
       rejectedResolutions.add(problem.get());
-      log.warn("operation {}: resolution refused: {}", operationId, problem.get());
+      outcomes.warn(
+          operationId,
+          remoteJobId,
+          "operation {}: resolution refused: {}",
+          operationId,
+          problem.get());
       return;
     }
     pendingResolution = resolution;
@@ -382,6 +417,12 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
     problemWith(resolution)
         .ifPresent(
             problem -> {
+              outcomes.warn(
+                  operationId,
+                  remoteJobId,
+                  "operation {}: resolution refused: {}",
+                  operationId,
+                  problem);
               throw new IllegalArgumentException(problem);
             });
   }
@@ -406,7 +447,8 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
         lastRemoteStatus == null ? null : lastRemoteStatus.wire(),
         dispatchAttempts,
         review,
-        List.copyOf(rejectedResolutions));
+        List.copyOf(rejectedResolutions),
+        artifacts);
   }
 
   private void setPhase(Phase next, String details) {

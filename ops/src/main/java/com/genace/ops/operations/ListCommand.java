@@ -3,11 +3,16 @@ package com.genace.ops.operations;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.genace.client.AccountProblem;
 import com.genace.controls.DispatchCircuit;
+import com.genace.ledger.ListOrder;
+import com.genace.ledger.OperationPage;
+import com.genace.ledger.OperationQuery;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.model.Phase;
 import com.genace.ops.Environment;
 import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.List;
@@ -17,11 +22,18 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code genace ops list}: the most recent operations, from the operations table. */
+/**
+ * {@code genace ops list}: operations from the operations table, newest (or oldest) first, by page;
+ * a last line says when more follow and how to see them.
+ */
 @Command(
     name = "list",
     mixinStandardHelpOptions = true,
-    description = "List the most recently created operations from the table at DATABASE_URL.")
+    description = {
+      "List operations from the table at DATABASE_URL, newest first, a page at a time.",
+      "AGE is the time since the operation was created; REASON says why an operation failed, or"
+          + " what its review is about and for how long it has waited."
+    })
 final class ListCommand implements Runnable {
 
   static final String PHASES =
@@ -48,7 +60,36 @@ final class ListCommand implements Runnable {
               + "; default ${DEFAULT-VALUE}).")
   int limit;
 
-  @Option(names = "--json", description = "Print a JSON array instead of a table.")
+  @Option(
+      names = "--account",
+      paramLabel = "ACCOUNT",
+      description = "Only operations of this account.")
+  String account;
+
+  @Option(
+      names = "--older-than",
+      paramLabel = "AGE",
+      converter = Ages.Converter.class,
+      description = "Only operations created at least AGE ago: 90s, 30m, 1h, 2d.")
+  Duration olderThan = Duration.ZERO;
+
+  @Option(
+      names = "--after",
+      paramLabel = "ID",
+      description = "The next page: operations after ID in this order (the last one shown).")
+  String after;
+
+  @Option(
+      names = "--sort",
+      paramLabel = "ORDER",
+      defaultValue = "newest",
+      description = "newest (default) or oldest first, by creation time.")
+  String sort;
+
+  @Option(
+      names = "--json",
+      description =
+          "Print a JSON array instead of a table (standard error says when more rows follow).")
   boolean json;
 
   ListCommand(Environment env) {
@@ -62,10 +103,20 @@ final class ListCommand implements Runnable {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--limit must be between 1 and " + OperationsLedger.MAX_LIST_LIMIT);
     }
-    List<OperationRow> rows;
+    OperationQuery query =
+        new OperationQuery(
+            only,
+            Optional.ofNullable(account),
+            olderThan,
+            Optional.ofNullable(after),
+            parseOrder(sort),
+            limit);
+    OperationPage page;
     Optional<String> circuit = Optional.empty();
+    Instant now;
     try (LedgerAccess access = LedgerAccess.open(env)) {
-      rows = access.ledger(ledger -> ledger.list(only, limit));
+      page = access.ledger(ledger -> ledger.list(query));
+      now = Instant.now();
       if (!json) {
         circuit = circuitLine(access);
       }
@@ -73,26 +124,98 @@ final class ListCommand implements Runnable {
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       ArrayNode array = OperationJson.JSON.createArrayNode();
-      rows.forEach(row -> array.add(OperationJson.summary(row)));
+      page.rows().forEach(row -> array.add(OperationJson.summary(row)));
       out.println(OperationJson.pretty(array));
+      if (page.more()) {
+        spec.commandLine().getErr().println(moreLine(page));
+      }
       return;
     }
     circuit.ifPresent(out::println);
-    if (rows.isEmpty()) {
-      out.println(only.map(p -> "no operations in phase " + p.wire()).orElse("no operations yet"));
+    if (page.rows().isEmpty()) {
+      out.println(emptyLine());
       return;
     }
-    TextTable table = new TextTable("OPERATION", "PHASE", "NEXT", "REMOTE JOB", "REV", "UPDATED");
-    for (OperationRow row : rows) {
+    TextTable table =
+        new TextTable(
+            "OPERATION",
+            "PHASE",
+            "ACCOUNT",
+            "NEXT",
+            "REMOTE JOB",
+            "REV",
+            "AGE",
+            "UPDATED",
+            "REASON");
+    for (OperationRow row : page.rows()) {
       table.row(
           row.operationId(),
           row.phase().wire(),
+          row.account(),
           row.nextAction().wire(),
           row.remoteJobId().orElse("-"),
           Long.toString(row.revision()),
-          row.updatedAt().truncatedTo(ChronoUnit.SECONDS).toString());
+          Ages.format(Duration.between(row.createdAt(), now)),
+          row.updatedAt().truncatedTo(ChronoUnit.SECONDS).toString(),
+          reason(row, now));
     }
     table.print(out);
+    if (page.more()) {
+      out.println(moreLine(page));
+    }
+  }
+
+  /** Why a failed operation failed; what an open review is about and how long it has waited. */
+  static String reason(OperationRow row, Instant now) {
+    if (row.phase() == Phase.FAILED || row.phase() == Phase.ABANDONED) {
+      return row.failureReason().orElse("-");
+    }
+    if (row.phase() == Phase.IN_REVIEW) {
+      return row.reviewReason().orElse("-")
+          + row.reviewOpenedAt()
+              .map(opened -> ", waiting " + Ages.format(Duration.between(opened, now)))
+              .orElse("");
+    }
+    return "-";
+  }
+
+  /** The command line that shows the next page: the same options, after the last row. */
+  private String moreLine(OperationPage page) {
+    List<OperationRow> rows = page.rows();
+    StringBuilder next = new StringBuilder("more operations follow: ./genace ops list");
+    if (phase != null) {
+      next.append(" --phase ").append(phase);
+    }
+    if (account != null) {
+      next.append(" --account ").append(account);
+    }
+    if (!olderThan.isZero()) {
+      next.append(" --older-than ").append(olderThan.toSeconds()).append('s');
+    }
+    if (!"newest".equals(sort)) {
+      next.append(" --sort ").append(sort);
+    }
+    next.append(" --limit ").append(limit);
+    next.append(" --after ").append(rows.get(rows.size() - 1).operationId());
+    return next.toString();
+  }
+
+  private String emptyLine() {
+    boolean others = account != null || !olderThan.isZero() || after != null;
+    if (others) {
+      return "no operations match";
+    }
+    return phase == null ? "no operations yet" : "no operations in phase " + phase;
+  }
+
+  private ListOrder parseOrder(String value) {
+    return switch (value) {
+      case "newest" -> ListOrder.NEWEST_FIRST;
+      case "oldest" -> ListOrder.OLDEST_FIRST;
+      default ->
+          throw new CommandLine.ParameterException(
+              spec.commandLine(), "unknown order '" + value + "'; use newest or oldest");
+    };
   }
 
   /**

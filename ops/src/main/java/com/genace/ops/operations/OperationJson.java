@@ -27,6 +27,7 @@ final class OperationJson {
     json.put("remote_job_id", row.remoteJobId().orElse(null));
     json.put("revision", row.revision());
     json.put("model", row.model());
+    json.put("account", row.account());
     json.put("created_at", row.createdAt().toString());
     json.put("updated_at", row.updatedAt().toString());
     return json;

@@ -79,6 +79,7 @@ final class ShowCommand implements Runnable {
             .orElse("none"));
     field(out, "revision", Long.toString(row.revision()));
     field(out, "model", row.model());
+    field(out, "account", row.account());
     field(out, "request", row.requestJson());
     field(out, "created", time(row.createdAt()) + "   updated " + time(row.updatedAt()));
     field(

@@ -9,6 +9,7 @@ import com.genace.worker.temporal.TemporalSettings;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -34,7 +35,8 @@ public record WorkerConfig(
     int maxConcurrentDispatches,
     int maxConcurrentOperations,
     AllowancePolicy allowance,
-    Optional<String> configVersion) {
+    Optional<String> configVersion,
+    List<Duration> metricBuckets) {
 
   public static final String DEFAULT_STATUS_ADDR = "127.0.0.1:8686";
   public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
@@ -42,6 +44,16 @@ public record WorkerConfig(
   public static final Duration DEFAULT_LEASE = Duration.ofSeconds(45);
   public static final int DEFAULT_MAX_DISPATCHES = 8;
   public static final int DEFAULT_MAX_OPERATIONS = 200;
+
+  /** The buckets of the Temporal SDK's latency histograms on {@code /metrics}, in seconds. */
+  public static final List<Duration> DEFAULT_METRIC_BUCKETS =
+      List.of(
+          Duration.ofMillis(10),
+          Duration.ofMillis(50),
+          Duration.ofMillis(250),
+          Duration.ofSeconds(1),
+          Duration.ofSeconds(5),
+          Duration.ofSeconds(30));
 
   /**
    * What a lease must outlast beyond the Genace read timeout: connecting, and recording the POST's
@@ -73,7 +85,8 @@ public record WorkerConfig(
             read.integer("GENACE_MAX_DISPATCHES", 1, 1000).orElse(DEFAULT_MAX_DISPATCHES),
             read.integer("GENACE_MAX_OPERATIONS", 1, 100_000).orElse(DEFAULT_MAX_OPERATIONS),
             read.allowance(),
-            read.configVersion("GENACE_CONFIG_VERSION"));
+            read.configVersion("GENACE_CONFIG_VERSION"),
+            read.buckets("GENACE_METRICS_BUCKETS").orElse(DEFAULT_METRIC_BUCKETS));
     if (config.leaseDuration().compareTo(config.genaceReadTimeout().plus(LEASE_MARGIN)) < 0) {
       throw new IllegalArgumentException(
           "GENACE_LEASE_SECONDS ("
@@ -224,6 +237,31 @@ public record WorkerConfig(
                       name + " must be a whole number from " + min + " to " + max);
                 }
               });
+    }
+
+    /** Comma-separated seconds, e.g. {@code 0.05,0.5,5}: at most 20 positive values. */
+    Optional<List<Duration>> buckets(String name) {
+      Optional<String> value = text(name);
+      if (value.isEmpty()) {
+        return Optional.empty();
+      }
+      List<Duration> buckets = new java.util.ArrayList<>();
+      for (String part : value.get().split(",")) {
+        try {
+          double seconds = Double.parseDouble(part.trim());
+          if (!(seconds > 0) || seconds > 86_400) {
+            throw new NumberFormatException();
+          }
+          buckets.add(Duration.ofNanos(Math.round(seconds * 1e9)));
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException(
+              name + " must be comma-separated seconds between 0 and 86400, e.g. 0.05,0.5,5");
+        }
+      }
+      if (buckets.size() > 20) {
+        throw new IllegalArgumentException(name + " takes at most 20 buckets");
+      }
+      return Optional.of(List.copyOf(buckets));
     }
 
     Optional<Duration> seconds(String name, int min, int max) {

@@ -11,7 +11,8 @@ import io.temporal.failure.ApplicationFailure;
 
 /**
  * Counts activities running on this worker (for readiness and {@code active_operations}) and the
- * exceptions they throw: processing exceptions, kept apart from operations that end failed.
+ * exceptions they throw, by root cause: processing exceptions, kept apart from operations that end
+ * failed.
  */
 public final class ActivityCounting extends WorkerInterceptorBase {
 
@@ -61,9 +62,25 @@ public final class ActivityCounting extends WorkerInterceptorBase {
                 "activity",
                 context.getInfo().getActivityType(),
                 "exception",
-                e.getClass().getSimpleName())
+                rootCause(e))
             .increment();
       }
     };
+  }
+
+  /**
+   * What failed at the bottom, which is what an operator acts on: the innermost cause's class (an
+   * {@code AccessDeniedException} inside an {@code ArtifactStoreException} inside an {@code
+   * UncheckedIOException}), or an {@link ApplicationFailure}'s type when it carries no cause.
+   */
+  static String rootCause(Throwable e) {
+    Throwable root = e;
+    for (int depth = 0; root.getCause() != null && root.getCause() != root && depth < 20; depth++) {
+      root = root.getCause();
+    }
+    if (root instanceof ApplicationFailure app && app.getType() != null) {
+      return app.getType();
+    }
+    return root.getClass().getSimpleName();
   }
 }

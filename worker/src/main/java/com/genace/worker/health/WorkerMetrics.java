@@ -33,6 +33,10 @@ public final class WorkerMetrics {
       new java.util.concurrent.ConcurrentHashMap<>();
 
   public WorkerMetrics(WorkerState state, WorkerConfig config) {
+    registry
+        .config()
+        .meterFilter(new MetricHelp())
+        .meterFilter(new SdkHistograms(config.metricBuckets()));
     // The activities count POST outcomes and polls in the global registry.
     Metrics.addRegistry(registry);
     Gauge.builder("genace_accepting_dispatch", () -> state.readiness().acceptingDispatch() ? 1 : 0)

@@ -47,6 +47,25 @@ public final class TemporalConnection implements AutoCloseable {
   }
 
   /**
+   * Connects from the same variables as the CLI and the worker ({@code TEMPORAL_ADDRESS}, {@code
+   * TEMPORAL_NAMESPACE}, {@code TEMPORAL_TLS}, {@code TEMPORAL_API_KEY}), for an application that
+   * wants a {@link GenerationClient}:
+   *
+   * <pre>{@code
+   * try (TemporalConnection temporal = TemporalConnection.fromEnvironment(System.getenv())) {
+   *   GenerationClient client = temporal.generationClient();
+   *   client.start(new GenerationRequest("order-1234", "image-v1", "{\"prompt\":\"a red fox\"}"));
+   * }
+   * }</pre>
+   *
+   * @throws IllegalArgumentException naming the variable that is malformed
+   * @throws TemporalUnavailableException naming the address when the server does not answer
+   */
+  public static TemporalConnection fromEnvironment(java.util.Map<String, String> env) {
+    return open(TemporalSettings.fromEnvironment(env));
+  }
+
+  /**
    * Stubs for {@code settings} on top of the caller's own options (metrics, interceptors). TLS is
    * on when asked for or implied by an API key; the key travels as a bearer token, never logged.
    * The connection is lazy: see {@link #requireReachable}.

@@ -1,0 +1,75 @@
+package com.genace.worker.health;
+
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.config.MeterFilter;
+import java.util.Map;
+
+/**
+ * The {@code # HELP} text of every {@code genace_*} metric, in one place: meters registered deep
+ * inside the activities (or by the workflow through Temporal's metrics scope) carry no description
+ * of their own, so the registry fills it in from here.
+ */
+final class MetricHelp implements MeterFilter {
+
+  static final Map<String, String> HELP =
+      Map.ofEntries(
+          Map.entry(
+              "genace_accepting_dispatch", "1 while this worker may take dispatch (POST) work"),
+          Map.entry(
+              "genace_accepting_observation",
+              "1 while this worker may take observation and delivery work"),
+          Map.entry("genace_active_dispatches", "dispatch activities running on this worker"),
+          Map.entry(
+              "genace_active_operation_activities",
+              "other activities (observe, deliver, review) running on this worker"),
+          Map.entry(
+              "genace_activity_exceptions",
+              "exceptions thrown by activities on this worker, by activity and root cause"),
+          Map.entry(
+              "genace_post_outcomes",
+              "POSTs sent by this worker, by outcome (accepted, unknown, ...)"),
+          Map.entry(
+              "genace_dispatch_circuit_open",
+              "1 while Genace refuses the account and dispatch is paused fleet-wide"),
+          Map.entry("genace_polls", "status reads by this worker, by result"),
+          Map.entry(
+              "genace_lease_denials",
+              "exclusive writes by this worker that the lease fence denied"),
+          Map.entry(
+              "genace_ledger_transitions",
+              "state changes this worker recorded in the ledger, by event"),
+          Map.entry(
+              "genace_db_statement",
+              "this worker's SQL statements by name and outcome, and their time"),
+          Map.entry(
+              "genace_operations",
+              "unfinished operations in each phase, fleet-wide, from the ledger"),
+          Map.entry("genace_open_reviews", "operations waiting in uncertainty review, fleet-wide"),
+          Map.entry("genace_oldest_review_age_seconds", "age of the oldest open review"),
+          Map.entry(
+              "genace_review_reminders", "reminders that a review still waits for an operator"),
+          Map.entry(
+              "genace_config_version_current",
+              "1 while this worker's configuration version is the fleet's current one"),
+          Map.entry(
+              "genace_config_info",
+              "this worker's configuration version and fleet settings fingerprint"),
+          Map.entry("genace_task_queue_backlog", "tasks waiting for a worker, from Temporal"),
+          Map.entry(
+              "genace_task_queue_backlog_age_seconds",
+              "age of the oldest task waiting, from Temporal"),
+          Map.entry(
+              "genace_operations_started_not_registered",
+              "generation workflows running that no worker has registered in the ledger yet"));
+
+  @Override
+  public Meter.Id map(Meter.Id id) {
+    String help = HELP.get(id.getName());
+    if (help == null || (id.getDescription() != null && !id.getDescription().isBlank())) {
+      return id;
+    }
+    return new Meter.Id(
+        id.getName(), Tags.of(id.getTagsAsIterable()), id.getBaseUnit(), help, id.getType());
+  }
+}
