@@ -18,6 +18,8 @@ import java.util.Optional;
  *
  * @param configVersion the configuration version this worker was deployed with ({@code
  *     GENACE_CONFIG_VERSION}); dispatch needs it to be the fleet's current one
+ * @param sweepInterval how often the orphan sweeper's Temporal Schedule runs ({@code
+ *     GENACE_SWEEP_SECONDS})
  */
 public record WorkerConfig(
     TemporalSettings temporal,
@@ -34,7 +36,8 @@ public record WorkerConfig(
     int maxConcurrentDispatches,
     int maxConcurrentOperations,
     AllowancePolicy allowance,
-    Optional<String> configVersion) {
+    Optional<String> configVersion,
+    Duration sweepInterval) {
 
   public static final String DEFAULT_STATUS_ADDR = "127.0.0.1:8686";
   public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
@@ -42,6 +45,12 @@ public record WorkerConfig(
   public static final Duration DEFAULT_LEASE = Duration.ofSeconds(45);
   public static final int DEFAULT_MAX_DISPATCHES = 8;
   public static final int DEFAULT_MAX_OPERATIONS = 200;
+
+  /**
+   * An orphan waits at most this long for review. Each sweep describes every unfinished operation's
+   * workflow once, so a short interval costs Temporal calls for nothing in a healthy fleet.
+   */
+  public static final Duration DEFAULT_SWEEP_INTERVAL = Duration.ofMinutes(5);
 
   /**
    * What a lease must outlast beyond the Genace read timeout: connecting, and recording the POST's
@@ -73,7 +82,8 @@ public record WorkerConfig(
             read.integer("GENACE_MAX_DISPATCHES", 1, 1000).orElse(DEFAULT_MAX_DISPATCHES),
             read.integer("GENACE_MAX_OPERATIONS", 1, 100_000).orElse(DEFAULT_MAX_OPERATIONS),
             read.allowance(),
-            read.configVersion("GENACE_CONFIG_VERSION"));
+            read.configVersion("GENACE_CONFIG_VERSION"),
+            read.seconds("GENACE_SWEEP_SECONDS", 1, 86_400).orElse(DEFAULT_SWEEP_INTERVAL));
     if (config.leaseDuration().compareTo(config.genaceReadTimeout().plus(LEASE_MARGIN)) < 0) {
       throw new IllegalArgumentException(
           "GENACE_LEASE_SECONDS ("
