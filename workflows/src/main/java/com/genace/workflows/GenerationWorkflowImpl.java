@@ -450,7 +450,11 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
       resume = next == Step.OBSERVE ? Step.OBSERVE : null;
     }
     if (resume != null && cancel.deliversRendering()) {
-      runSteps(request, resume);
+      try {
+        runSteps(request, resume);
+      } catch (CanceledFailure noDispatch) {
+        // The render was lost on the way (an operator said not_submitted): no POST after a cancel.
+      }
     }
     CancelOutcome ended = endInLedger(cancel);
     while (result == null && ended.phase() == Phase.IN_REVIEW) {
@@ -485,7 +489,10 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
     if (!cancellable()) {
       return dispatchOnce(request);
     }
-    CancellationScope.throwCanceled();
+    if (work.isCancelRequested()) {
+      // Also on the way to delivering a cancelled render: a cancelled operation never POSTs.
+      throw new CanceledFailure("cancelled before dispatch");
+    }
     DispatchResult[] dispatched = new DispatchResult[1];
     Workflow.newDetachedCancellationScope(() -> dispatched[0] = dispatchOnce(request)).run();
     return dispatched[0];
@@ -514,7 +521,8 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
 
   /**
    * The render succeeded and is paid for: a delivery under way finishes, so that its manifest is
-   * recorded; one not yet started when the cancel arrived does not start.
+   * recorded; one not yet started when the cancel arrived starts only if the cancel asked for the
+   * render to be delivered.
    */
   private DeliveryResult deliverToTheEnd() {
     DeliveryActivities delivery =
@@ -522,7 +530,9 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
     if (!cancellable()) {
       return delivery.deliver(operationId);
     }
-    CancellationScope.throwCanceled();
+    if (work.isCancelRequested() && (cancelRequest == null || !cancelRequest.deliversRendering())) {
+      throw new CanceledFailure("cancelled before delivery");
+    }
     DeliveryResult[] delivered = new DeliveryResult[1];
     Workflow.newDetachedCancellationScope(() -> delivered[0] = delivery.deliver(operationId)).run();
     return delivered[0];
