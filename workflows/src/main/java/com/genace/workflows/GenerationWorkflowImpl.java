@@ -51,6 +51,12 @@ import org.slf4j.Logger;
  * workflows that reached observation before that change (no {@value #OBSERVE_BY_POLLING} marker in
  * their history) keep the long {@link LegacyObservationActivities#observe} they were started with.
  *
+ * <p>A cancel request (the {@code cancel} update with who and why, or Temporal's own) stops the
+ * steps wherever they are and ends the operation by phase ({@link #endAfterCancel}): no POST after
+ * it, a POST or delivery already under way runs to its recorded end, and a render Genace accepted
+ * keeps its remote job id in the ledger. Workflows started before that change (no {@value
+ * #CANCEL_WITH_MEANING} marker) end at once on a Temporal cancel, as they did.
+ *
  * <p>Deterministic: only Temporal's clock, timers and logger are used.
  */
 public class GenerationWorkflowImpl implements GenerationWorkflow {
