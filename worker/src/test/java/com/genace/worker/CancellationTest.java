@@ -145,6 +145,25 @@ class CancellationTest {
   }
 
   @Test
+  void a_post_in_flight_that_creates_nothing_ends_abandoned_without_another_post()
+      throws Exception {
+    harness.simulator.setFaults(harness.simulator.faults().withLatencyMs(1500).withRate429(1.0));
+    harness.client.start(request("op-limited"));
+    harness.awaitPhase("op-limited", Phase.SUBMITTING);
+
+    harness.client.cancel("op-limited", new CancelRequest("rate limited anyway", "shop"));
+    OperationResult result = awaitResult("op-limited");
+
+    assertThat(result.phase()).isEqualTo(Phase.ABANDONED);
+    assertThat(result.remoteJobId()).isNull();
+    OperationRow row = harness.row("op-limited");
+    assertThat(row.dispatchOutcome()).contains("rate_limited");
+    assertThat(row.remoteJobId()).isEmpty();
+    assertThat(row.dispatchAttempts()).isEqualTo(1);
+    assertThat(harness.simulator.jobsForOperation("op-limited")).isEmpty();
+  }
+
+  @Test
   void an_operation_in_review_ends_abandoned_keeping_its_review_case() throws Exception {
     harness.simulator.setFaults(harness.simulator.faults().withLosePostResponseNext(1));
     harness.client.start(request("op-review"));
