@@ -50,6 +50,7 @@ public final class OperationsLedger {
   private final DispatchWrites dispatch;
   private final RemoteJobWrites remoteJob;
   private final ReviewWrites reviews;
+  private final LifecycleWrites lifecycle;
 
   public OperationsLedger(DataSource dataSource) {
     this(dataSource, DEFAULT_LEASE_DURATION);
@@ -72,6 +73,7 @@ public final class OperationsLedger {
     this.dispatch = new DispatchWrites(ledgerSql);
     this.remoteJob = new RemoteJobWrites(ledgerSql);
     this.reviews = new ReviewWrites(ledgerSql);
+    this.lifecycle = new LifecycleWrites(ledgerSql);
   }
 
   public Duration leaseDuration() {
@@ -350,6 +352,76 @@ public final class OperationsLedger {
     String manifest = requireJsonObject(manifestJson);
     return finish(
         "delivered", lease, remoteJob.recordDelivered(lease, details().toString(), manifest));
+  }
+
+  /**
+   * Cancellation: ends the operation {@code abandoned} under whichever lease its current action
+   * needs (not from {@code submitting}), recording who and why; the remote job id, snapshot, review
+   * case and delivery manifest are kept.
+   */
+  public WriteResult cancel(Lease lease, String requestedBy, String reason) {
+    requireLease(lease);
+    if (requestedBy == null || requestedBy.isBlank() || reason == null || reason.isBlank()) {
+      throw new IllegalArgumentException("a cancellation needs who and why");
+    }
+    String details = details().put("requested_by", requestedBy).put("reason", reason).toString();
+    return finish(
+        "cancelled",
+        lease,
+        lifecycle.cancel(lease, details, "cancelled by " + requestedBy + ": " + reason));
+  }
+
+  /**
+   * Keeps a cancel request that came after the operation ended in its history (as not accepted).
+   *
+   * @return false if the operation is unknown or not terminal (nothing written)
+   */
+  public boolean noteCancelAfterEnd(
+      String operationId, String owner, String requestedBy, String reason) {
+    Identifiers.requireOperationId(operationId);
+    String details = details().put("requested_by", requestedBy).put("reason", reason).toString();
+    return lifecycle.noteCancelAfterEnd(operationId, owner, details) == 1;
+  }
+
+  /** An operation that is not terminal, as the orphan sweeper reads it. */
+  public record Unfinished(
+      String operationId, long revision, Phase phase, String model, String input, String account) {}
+
+  /** Up to {@code limit} operations that are not terminal, oldest first. */
+  public List<Unfinished> unfinished(int limit) {
+    if (limit < 1 || limit > MAX_LIST_LIMIT) {
+      throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIST_LIMIT);
+    }
+    return lifecycle.listUnfinished(limit).stream()
+        .map(
+            u ->
+                new Unfinished(
+                    u.operationId(),
+                    u.revision(),
+                    Phase.parse(u.phase()),
+                    u.model(),
+                    u.input(),
+                    u.account()))
+        .toList();
+  }
+
+  /**
+   * The orphan sweeper: moves an operation whose workflow closed to review ({@code
+   * workflow_closed}, or its existing review kept), fenced by the revision read with {@link
+   * #unfinished} and a free or expired lease.
+   *
+   * @param evidence a JSON object kept in the history row (the workflow's close status)
+   * @return false when the row changed since, or a live lease holds it (the next sweep looks again)
+   */
+  public boolean sweepToReview(String operationId, long revision, String owner, String evidence) {
+    Identifiers.requireOperationId(operationId);
+    Identifiers.requireOwner(owner);
+    boolean moved =
+        lifecycle.sweepToReview(operationId, revision, owner, requireJsonObject(evidence));
+    if (moved) {
+      stats.transition("workflow_closed");
+    }
+    return moved;
   }
 
   private WriteResult finish(String event, Lease lease, FenceOutcome outcome) {

@@ -77,6 +77,16 @@ class ScanFreeStatementsTest {
   }
 
   @Test
+  void the_orphan_sweep_reads_only_unfinished_operations() {
+    List<String> plan =
+        QueryPlans.explain(db, LifecycleWrites.LIST_UNFINISHED.sql(), s -> s.setInt(1, 5000));
+
+    assertNoSeqScanOfBigTables(plan);
+    assertThat(String.join("\n", plan)).contains("app_generation_operations_unfinished_idx");
+    assertThat(new OperationsLedger(db).unfinished(5000)).hasSize(70);
+  }
+
+  @Test
   void claims_and_fenced_writes_find_their_row_by_key() {
     assertNoSeqScanOfBigTables(
         QueryPlans.explain(

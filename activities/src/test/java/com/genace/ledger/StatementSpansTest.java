@@ -140,6 +140,7 @@ class StatementSpansTest {
             DispatchWrites.class,
             RemoteJobWrites.class,
             ReviewWrites.class,
+            LifecycleWrites.class,
             LedgerStatistics.class)) {
       for (Field field : holder.getDeclaredFields()) {
         if (Modifier.isStatic(field.getModifiers()) && field.getType() == SqlStatement.class) {

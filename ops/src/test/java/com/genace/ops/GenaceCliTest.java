@@ -33,6 +33,7 @@ class GenaceCliTest {
         "ops list",
         "ops show",
         "ops resolve",
+        "ops cancel",
         "ops pause-dispatch",
         "ops resume-dispatch"
       })

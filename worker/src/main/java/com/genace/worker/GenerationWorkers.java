@@ -9,6 +9,10 @@ import com.genace.dispatch.DispatchActivitiesImpl;
 import com.genace.dispatch.DispatchGate;
 import com.genace.dispatch.DispatchListener;
 import com.genace.ledger.OperationsLedger;
+import com.genace.lifecycle.CancelActivitiesImpl;
+import com.genace.lifecycle.OrphanListener;
+import com.genace.lifecycle.SweepActivitiesImpl;
+import com.genace.lifecycle.SweepWorkflowImpl;
 import com.genace.observation.LegacyObservationActivitiesImpl;
 import com.genace.observation.ObservationActivitiesImpl;
 import com.genace.observation.PollingPolicy;
@@ -79,9 +83,22 @@ public final class GenerationWorkers {
    */
   public static Worker operationsWorker(
       WorkerFactory factory, Dependencies deps, WorkerOptions options) {
+    return operationsWorker(factory, deps, options, OrphanListener.NONE);
+  }
+
+  /**
+   * {@link #operationsWorker(WorkerFactory, Dependencies, WorkerOptions)} with the orphan sweeper's
+   * workflow and step, which tell {@code orphans} of each orphan found.
+   */
+  public static Worker operationsWorker(
+      WorkerFactory factory, Dependencies deps, WorkerOptions options, OrphanListener orphans) {
     Worker worker = factory.newWorker(TaskQueues.OPERATIONS, options);
-    worker.registerWorkflowImplementationTypes(GenerationWorkflowImpl.class);
+    worker.registerWorkflowImplementationTypes(
+        GenerationWorkflowImpl.class, SweepWorkflowImpl.class);
     registerOperationsActivities(worker, deps);
+    worker.registerActivitiesImplementations(
+        new SweepActivitiesImpl(
+            deps.ledger(), factory.getWorkflowClient(), deps.workerId(), orphans));
     observationWorker(factory, deps, options);
     return worker;
   }
@@ -94,6 +111,7 @@ public final class GenerationWorkers {
   public static void registerOperationsActivities(Worker worker, Dependencies deps) {
     worker.registerActivitiesImplementations(
         new ReviewActivitiesImpl(deps.ledger(), deps.workerId()),
+        new CancelActivitiesImpl(deps.ledger(), deps.workerId()),
         new LegacyObservationActivitiesImpl(
             deps.ledger(), deps.genace(), deps.workerId(), deps.polling(), deps.clock()),
         new DeliveryActivitiesImpl(

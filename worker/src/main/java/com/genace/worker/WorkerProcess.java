@@ -6,6 +6,7 @@ import com.genace.worker.health.StatusDocument;
 import com.genace.worker.health.StatusServer;
 import com.genace.worker.health.WorkerMetrics;
 import com.genace.worker.health.WorkerState;
+import com.genace.worker.lifecycle.OrphanSweepSchedule;
 import com.genace.worker.temporal.TemporalTarget;
 import java.time.Clock;
 import java.time.Duration;
@@ -108,12 +109,29 @@ public final class WorkerProcess implements AutoCloseable {
     readiness.checkLedger();
     stack.dispatchWorker.suspendPolling(); // the readiness loop resumes it when dispatch is allowed
     stack.factory.start();
+    scheduleOrphanSweeps();
     stack.state.startupProblem(null);
     loops.scheduleWithFixedDelay(readiness, 0, CHECK_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     stack.circuitProbe.start(CircuitProbe.INTERVAL);
     loops.scheduleWithFixedDelay(
         new StatisticsLoop(stack), 0, STATISTICS_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     log.info("worker {} started: {}", config.workerId(), config);
+  }
+
+  /**
+   * Creates or updates the sweeper's Temporal Schedule. A server without schedules (the Java test
+   * server behind {@code ./genace dev} or {@code demo}) is no reason not to work: said on /status.
+   */
+  private void scheduleOrphanSweeps() {
+    try {
+      String done =
+          OrphanSweepSchedule.ensure(stack.factory.getWorkflowClient(), config.sweepInterval());
+      stack.state.sweepSchedule(done + ", every " + config.sweepInterval().toSeconds() + " s");
+      log.info("orphan sweeper schedule {} (every {})", done, config.sweepInterval());
+    } catch (RuntimeException e) {
+      stack.state.sweepSchedule("not scheduled: " + e.getMessage());
+      log.warn("orphan sweeper not scheduled: {}", e.getMessage());
+    }
   }
 
   /**

@@ -146,7 +146,8 @@ final class WorkerStack implements AutoCloseable {
         deps,
         WorkerOptions.newBuilder()
             .setMaxConcurrentActivityExecutionSize(config.maxConcurrentOperations())
-            .build());
+            .build(),
+        state);
     this.dispatchWorker =
         GenerationWorkers.dispatchWorker(
             factory,

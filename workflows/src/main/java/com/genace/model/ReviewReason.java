@@ -24,7 +24,12 @@ public enum ReviewReason {
   /** The operation was to be observed but no remote job id is recorded. */
   MISSING_REMOTE_JOB_ID,
   /** The worker drained while the POST was in flight. */
-  DRAINED_DURING_POST;
+  DRAINED_DURING_POST,
+  /**
+   * The operation's workflow closed (terminated, timed out, reset) or vanished while its ledger row
+   * was not terminal; found by the orphan sweeper.
+   */
+  WORKFLOW_CLOSED;
 
   /** The value stored in the table and sent in payloads. */
   @JsonValue

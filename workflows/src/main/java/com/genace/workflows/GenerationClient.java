@@ -1,5 +1,6 @@
 package com.genace.workflows;
 
+import com.genace.lifecycle.CancelRequest;
 import com.genace.model.Phase;
 import com.genace.review.ReviewResolution;
 import io.temporal.api.common.v1.Payloads;
@@ -156,6 +157,57 @@ public final class GenerationClient {
     } catch (WorkflowNotFoundException e) {
       throw endedOrUnknown(operationId, e);
     }
+  }
+
+  /**
+   * Cancels the operation on purpose (the customer cancelled the order), recorded as requested by
+   * this client's Temporal identity. See {@link #cancel(String, CancelRequest)}.
+   */
+  public String cancel(String operationId, String reason) {
+    return cancel(operationId, new CancelRequest(reason, client.getOptions().getIdentity()));
+  }
+
+  /**
+   * Cancels the operation and waits until the workflow has accepted the request; the operation then
+   * ends according to where it stands (see {@link GenerationWorkflow#cancel}): never with a POST,
+   * never forgetting a render Genace accepted. A second request while the first is handled changes
+   * nothing.
+   *
+   * @return the workflow's answer, e.g. {@code cancelling from phase observing: cancelled by ...}
+   * @throws IllegalArgumentException when the reason or requester is blank or too long
+   * @throws OperationEndedException when the operation has already ended; nothing changed
+   * @throws CancellationRefusedException when the workflow refused for another reason
+   * @throws OperationNotFoundException when no such operation was started
+   */
+  public String cancel(String operationId, CancelRequest request) {
+    request
+        .problem()
+        .ifPresent(
+            problem -> {
+              throw new IllegalArgumentException(problem);
+            });
+    try {
+      return stub(operationId).cancel(request);
+    } catch (WorkflowUpdateException e) {
+      String reason = refusal(e);
+      if (reason.contains("has already ended")) {
+        throw new OperationEndedException(operationId, reason, e);
+      }
+      throw new CancellationRefusedException(operationId, reason, e);
+    } catch (WorkflowNotFoundException e) {
+      GenerationClientException ended = endedOrUnknown(operationId, e);
+      if (ended instanceof OperationNotFoundException) {
+        throw ended;
+      }
+      throw new OperationEndedException(operationId, ended.getMessage(), e);
+    }
+  }
+
+  private static String refusal(WorkflowUpdateException e) {
+    Throwable cause = e.getCause() == null ? e : e.getCause();
+    return cause instanceof io.temporal.failure.ApplicationFailure app
+        ? app.getOriginalMessage()
+        : cause.getMessage();
   }
 
   /**

@@ -1,5 +1,6 @@
 package com.genace.workflows;
 
+import com.genace.lifecycle.CancelRequest;
 import com.genace.review.ReviewResolution;
 import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.SignalMethod;
@@ -41,6 +42,23 @@ public interface GenerationWorkflow {
 
   @UpdateValidatorMethod(updateName = "resolve")
   void validateResolve(ReviewResolution resolution);
+
+  /**
+   * Cancels the operation on purpose, recording who and why. The workflow then ends according to
+   * where the operation is: before any POST it ends {@code abandoned} without sending one; a POST
+   * in flight is waited for and its outcome recorded (an unknown one opens a review an operator
+   * resolves); once Genace accepted the render it ends {@code abandoned} with the remote job id
+   * recorded (or is still delivered, see {@link CancelRequest#deliverRendering}); a delivery under
+   * way finishes. A Temporal cancel request is handled the same way, with Temporal as requester.
+   *
+   * @return what happens next; a second request while the first is handled changes nothing
+   */
+  @UpdateMethod
+  String cancel(CancelRequest request);
+
+  /** Refuses an incomplete request, or one for an operation that has already ended. */
+  @UpdateValidatorMethod(updateName = "cancel")
+  void validateCancel(CancelRequest request);
 
   @QueryMethod
   OperationView describe();

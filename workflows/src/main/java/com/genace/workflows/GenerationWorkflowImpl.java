@@ -6,6 +6,9 @@ import com.genace.delivery.DeliveryResult;
 import com.genace.dispatch.DispatchActivities;
 import com.genace.dispatch.DispatchOutcome;
 import com.genace.dispatch.DispatchResult;
+import com.genace.lifecycle.CancelActivities;
+import com.genace.lifecycle.CancelOutcome;
+import com.genace.lifecycle.CancelRequest;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
 import com.genace.model.ReviewDecision;
@@ -23,6 +26,8 @@ import io.temporal.common.RetryOptions;
 import io.temporal.common.SearchAttributeUpdate;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.CanceledFailure;
+import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,6 +52,12 @@ import org.slf4j.Logger;
  * <p>Observation is one activity whose attempts are the polls ({@link ObservationActivities});
  * workflows that reached observation before that change (no {@value #OBSERVE_BY_POLLING} marker in
  * their history) keep the long {@link LegacyObservationActivities#observe} they were started with.
+ *
+ * <p>A cancel request (the {@code cancel} update with who and why, or Temporal's own) stops the
+ * steps wherever they are and ends the operation by phase ({@link #endAfterCancel}): no POST after
+ * it, a POST or delivery already under way runs to its recorded end, and a render Genace accepted
+ * keeps its remote job id in the ledger. Workflows started before that change (no {@value
+ * #CANCEL_WITH_MEANING} marker) end at once on a Temporal cancel, as they did.
  *
  * <p>Deterministic: only Temporal's clock, timers and logger are used.
  */
@@ -76,6 +87,14 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   static final String REGISTER_LOCALLY = "register-locally";
 
   static final Duration MAX_NOT_SENT_BACKOFF = Duration.ofMinutes(1);
+
+  /**
+   * The change id of cancellation with meaning (version 1): the operation's steps run in a scope
+   * that a cancel request stops, the POST, the recording of its outcome and a delivery under way
+   * run to their end regardless, and the ledger records the cancellation. Workflows started before
+   * (no marker) end at once on a cancel request, as they did.
+   */
+  static final String CANCEL_WITH_MEANING = "cancel-with-meaning";
 
   private static final Logger log = Workflow.getLogger(GenerationWorkflowImpl.class);
   private static final OperationLog outcomes = new OperationLog(log);
@@ -167,11 +186,31 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   private List<DeliveredArtifact> artifacts = List.of();
   private OperationResult result;
 
+  /** {@link #CANCEL_WITH_MEANING}'s version; null until decided, right after registration. */
+  private Integer lifecycleVersion;
+
+  /** The operation's steps, stopped by a cancel request (version 1 only). */
+  private CancellationScope work;
+
+  private CancelRequest cancelRequest;
+
+  /** A review opened after the cancel request: a POST answered unknown while being cancelled. */
+  private boolean reviewOpenedAfterCancel;
+
   @Override
   public OperationResult run(GenerationRequest request) {
     operationId = request.operationId();
     register(request);
-    Step step = Step.DISPATCH;
+    lifecycleVersion = Workflow.getVersion(CANCEL_WITH_MEANING, Workflow.DEFAULT_VERSION, 1);
+    if (cancellable()) {
+      return runCancellable(request);
+    }
+    runSteps(request, Step.DISPATCH);
+    return result;
+  }
+
+  private void runSteps(GenerationRequest request, Step first) {
+    Step step = first;
     while (step != Step.DONE) {
       step =
           switch (step) {
@@ -182,7 +221,6 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
             case DONE -> Step.DONE;
           };
     }
-    return result;
   }
 
   private void register(GenerationRequest request) {
@@ -205,7 +243,7 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
     int notSent = 0;
     while (true) {
       setPhase(Phase.SUBMITTING, "dispatch attempt " + (dispatchAttempts + 1));
-      DispatchResult dispatched = dispatchOnce(request);
+      DispatchResult dispatched = dispatchToTheEnd(request);
       if (dispatched.outcome() != DispatchOutcome.PAUSED
           && dispatched.outcome() != DispatchOutcome.ALLOWANCE_EXHAUSTED) {
         dispatchAttempts++;
@@ -279,9 +317,7 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   }
 
   private Step openReview(ReviewReason reason, String detail, String evidenceRemoteJobId) {
-    ReviewOpened opened =
-        activity(ReviewActivities.class, LEDGER_STEP, "open review: " + reason.wire())
-            .openReview(operationId, reason, detail);
+    ReviewOpened opened = recordReview(reason, detail);
     if (!opened.inReview()) {
       remoteJobId = opened.acceptedRemoteJobId();
       outcomes.info(
@@ -371,9 +407,7 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
 
   private Step deliver() {
     setPhase(Phase.DELIVERING, "copying the artifacts of " + remoteJobId);
-    DeliveryResult delivered =
-        activity(DeliveryActivities.class, DELIVER, "copy artifacts of " + remoteJobId)
-            .deliver(operationId);
+    DeliveryResult delivered = deliverToTheEnd();
     artifacts = List.copyOf(delivered.artifacts());
     return finish(Phase.DELIVERED, artifacts.size() + " artifact(s) delivered");
   }
@@ -436,6 +470,194 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
           "operation " + operationId + " is not in review (phase " + phase.wire() + ")");
     }
     return resolution.problem();
+  }
+
+  // Cancellation (CANCEL_WITH_MEANING, version 1).
+
+  private boolean cancellable() {
+    return lifecycleVersion != null && lifecycleVersion >= 1;
+  }
+
+  /**
+   * Runs the operation's steps in a scope that a cancel request stops (ours through {@link
+   * #cancel}, or Temporal's), then, if one came, ends the operation according to where it stood.
+   * After a cancel through {@link #cancel} the workflow completes with a result that says how the
+   * operation ended and why; after a Temporal cancel request it closes as cancelled, once the
+   * ledger has recorded the end (Temporal closes a workflow whose cancel was requested that way).
+   */
+  private OperationResult runCancellable(GenerationRequest request) {
+    work = Workflow.newCancellationScope(() -> runSteps(request, Step.DISPATCH));
+    if (cancelRequest != null) {
+      work.cancel(cancelRequest.describe());
+    }
+    try {
+      work.run();
+    } catch (CanceledFailure stopped) {
+      // Whichever step it stopped, the bookkeeping below reads where the operation stands.
+    } catch (ActivityFailure failure) {
+      // An activity stopped by the cancel request (an observation poll) reports it this way.
+      if (!(failure.getCause() instanceof CanceledFailure) || !work.isCancelRequested()) {
+        throw failure;
+      }
+    }
+    if (work.isCancelRequested()) {
+      String temporalReason = CancellationScope.current().getCancellationReason();
+      Workflow.newDetachedCancellationScope(() -> endAfterCancel(request, temporalReason)).run();
+    }
+    return result;
+  }
+
+  /**
+   * The bookkeeping of a cancellation, in a detached scope so that a cancel request cannot stop it:
+   *
+   * <ol>
+   *   <li>a review opened because a POST answered unknown while being cancelled waits for its
+   *       resolution first: the render may exist and be paid for, and only an operator can say;
+   *   <li>a render Genace accepted is still observed and delivered if the request asks for it;
+   *   <li>the ledger ends the operation under a fenced write, recording who and why.
+   * </ol>
+   */
+  private void endAfterCancel(GenerationRequest request, String temporalReason) {
+    if (cancelRequest == null) {
+      cancelRequest = CancelRequest.fromTemporal(temporalReason);
+    }
+    CancelRequest cancel = cancelRequest;
+    log.warn("operation {}: {} (phase {})", operationId, cancel.describe(), phase.wire());
+    Workflow.getMetricsScope().counter("genace_operations_cancelled").inc(1);
+    Step resume = result == null && phase == Phase.OBSERVING ? Step.OBSERVE : null;
+    if (result == null && phase == Phase.IN_REVIEW && reviewOpenedAfterCancel) {
+      setPhase(
+          Phase.IN_REVIEW,
+          "a POST answered unknown while being cancelled: waiting for an operator ("
+              + cancel.describe()
+              + ")");
+      Step next = awaitResolution();
+      resume = next == Step.OBSERVE ? Step.OBSERVE : null;
+    }
+    if (resume != null && cancel.deliversRendering()) {
+      try {
+        runSteps(request, resume);
+      } catch (CanceledFailure noDispatch) {
+        // The render was lost on the way (an operator said not_submitted): no POST after a cancel.
+      }
+    }
+    CancelOutcome ended = endInLedger(cancel);
+    while (result == null && ended.phase() == Phase.IN_REVIEW) {
+      inReview(ReviewReason.DISPATCH_INTERRUPTED, "cancelled while a POST may have left", null);
+      awaitResolution();
+      ended = endInLedger(cancel);
+    }
+    if (result == null) {
+      remoteJobId = ended.remoteJobId() == null ? remoteJobId : ended.remoteJobId();
+      finish(
+          ended.phase(),
+          cancel.describe()
+              + (remoteJobId == null ? "; no render was accepted" : "; remote job recorded"));
+    } else {
+      result =
+          new OperationResult(
+              operationId,
+              result.phase(),
+              result.remoteJobId(),
+              result.detail() + " (" + cancel.describe() + ")",
+              result.artifacts());
+      setPhase(result.phase(), result.detail());
+    }
+  }
+
+  private CancelOutcome endInLedger(CancelRequest cancel) {
+    return activity(CancelActivities.class, LEDGER_STEP, "record the cancellation")
+        .endCancelled(operationId, cancel.requestedBy(), cancel.reason());
+  }
+
+  /** The POST cannot be taken back: once sent, a cancel request waits for its recorded outcome. */
+  private DispatchResult dispatchToTheEnd(GenerationRequest request) {
+    if (!cancellable()) {
+      return dispatchOnce(request);
+    }
+    if (work.isCancelRequested()) {
+      // Also on the way to delivering a cancelled render: a cancelled operation never POSTs.
+      throw new CanceledFailure("cancelled before dispatch");
+    }
+    DispatchResult[] dispatched = new DispatchResult[1];
+    Workflow.newDetachedCancellationScope(() -> dispatched[0] = dispatchOnce(request)).run();
+    return dispatched[0];
+  }
+
+  /**
+   * A review is recorded even when a cancel request arrives meanwhile: it may hold a paid render.
+   */
+  private ReviewOpened recordReview(ReviewReason reason, String detail) {
+    ReviewActivities reviews =
+        activity(ReviewActivities.class, LEDGER_STEP, "open review: " + reason.wire());
+    if (!cancellable()) {
+      return reviews.openReview(operationId, reason, detail);
+    }
+    ReviewOpened[] opened = new ReviewOpened[1];
+    Workflow.newDetachedCancellationScope(
+            () -> opened[0] = reviews.openReview(operationId, reason, detail))
+        .run();
+    if (work.isCancelRequested()
+        && (reason == ReviewReason.POST_OUTCOME_UNKNOWN
+            || reason == ReviewReason.DISPATCH_INTERRUPTED)) {
+      reviewOpenedAfterCancel = true;
+    }
+    return opened[0];
+  }
+
+  /**
+   * The render succeeded and is paid for: a delivery under way finishes, so that its manifest is
+   * recorded; one not yet started when the cancel arrived starts only if the cancel asked for the
+   * render to be delivered.
+   */
+  private DeliveryResult deliverToTheEnd() {
+    DeliveryActivities delivery =
+        activity(DeliveryActivities.class, DELIVER, "copy artifacts of " + remoteJobId);
+    if (!cancellable()) {
+      return delivery.deliver(operationId);
+    }
+    if (work.isCancelRequested() && (cancelRequest == null || !cancelRequest.deliversRendering())) {
+      throw new CanceledFailure("cancelled before delivery");
+    }
+    DeliveryResult[] delivered = new DeliveryResult[1];
+    Workflow.newDetachedCancellationScope(() -> delivered[0] = delivery.deliver(operationId)).run();
+    return delivered[0];
+  }
+
+  @Override
+  public String cancel(CancelRequest request) {
+    if (cancelRequest != null) {
+      return "already cancelling (" + cancelRequest.describe() + "); nothing changed";
+    }
+    cancelRequest = request;
+    if (work != null) {
+      work.cancel(request.describe());
+    }
+    return "cancelling from phase " + phase.wire() + ": " + request.describe();
+  }
+
+  @Override
+  public void validateCancel(CancelRequest request) {
+    if (request == null) {
+      throw new IllegalArgumentException("the cancel request is empty");
+    }
+    request
+        .problem()
+        .ifPresent(
+            problem -> {
+              throw new IllegalArgumentException(problem);
+            });
+    if (result != null) {
+      throw new IllegalArgumentException(
+          "operation " + operationId + " has already ended " + result.phase().wire());
+    }
+    if (lifecycleVersion != null && !cancellable()) {
+      throw new IllegalArgumentException(
+          "operation "
+              + operationId
+              + " was started by a worker without cancellation; cancel its workflow through"
+              + " Temporal (the orphan sweeper then puts it in review)");
+    }
   }
 
   @Override

@@ -86,6 +86,15 @@ class GenerationWorkflowReplayTest {
             "observation-review-not-found.json",
             "observation-after-poll-failures.json",
             "observation-worker-crash.json",
+            "cancel-pending.json",
+            "cancel-post-accepted.json",
+            "cancel-post-unknown-review.json",
+            "cancel-in-review.json",
+            "cancel-observing.json",
+            "cancel-observing-delivered.json",
+            "cancel-delivering.json",
+            "temporal-cancel-observing.json",
+            "swept-review-found-remote-job.json",
             "legacy-delivered.json",
             "legacy-review-found-remote-job.json");
   }

@@ -8,12 +8,13 @@ import picocli.CommandLine.Command;
     name = "ops",
     mixinStandardHelpOptions = true,
     description =
-        "Inspect operations, resolve reviews, pause and resume dispatch, set the fleet's"
+        "Inspect operations, resolve reviews, cancel operations, pause and resume dispatch, set the fleet's"
             + " configuration version.",
     subcommands = {
       ListCommand.class,
       ShowCommand.class,
       ResolveCommand.class,
+      CancelCommand.class,
       DispatchPauseCommands.Pause.class,
       DispatchPauseCommands.Resume.class,
       ConfigVersionCommand.class

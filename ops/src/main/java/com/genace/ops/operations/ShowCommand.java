@@ -48,10 +48,14 @@ final class ShowCommand implements Runnable {
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      out.println(OperationJson.pretty(OperationJson.full(row, history)));
+      out.println(
+          OperationJson.pretty(
+              OperationJson.full(row, history)
+                  .put("end_reason", EndReason.of(row, history).orElse(null))));
       return;
     }
     printOperation(out, row);
+    field(out, "why", EndReason.of(row, history).orElse("-"));
     out.println();
     out.println("history (" + history.size() + " entries, oldest first):");
     TextTable table = new TextTable("AT", "REV", "OWNER", "EVENT", "FROM -> TO", "DETAILS");

@@ -19,6 +19,8 @@ import java.util.Optional;
  *
  * @param configVersion the configuration version this worker was deployed with ({@code
  *     GENACE_CONFIG_VERSION}); dispatch needs it to be the fleet's current one
+ * @param sweepInterval how often the orphan sweeper's Temporal Schedule runs ({@code
+ *     GENACE_SWEEP_SECONDS})
  */
 public record WorkerConfig(
     TemporalSettings temporal,
@@ -36,7 +38,8 @@ public record WorkerConfig(
     int maxConcurrentOperations,
     AllowancePolicy allowance,
     Optional<String> configVersion,
-    List<Duration> metricBuckets) {
+    List<Duration> metricBuckets,
+    Duration sweepInterval) {
 
   public static final String DEFAULT_STATUS_ADDR = "127.0.0.1:8686";
   public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
@@ -54,6 +57,12 @@ public record WorkerConfig(
           Duration.ofSeconds(1),
           Duration.ofSeconds(5),
           Duration.ofSeconds(30));
+
+  /**
+   * An orphan waits at most this long for review. Each sweep describes every unfinished operation's
+   * workflow once, so a short interval costs Temporal calls for nothing in a healthy fleet.
+   */
+  public static final Duration DEFAULT_SWEEP_INTERVAL = Duration.ofMinutes(5);
 
   /**
    * What a lease must outlast beyond the Genace read timeout: connecting, and recording the POST's
@@ -86,7 +95,8 @@ public record WorkerConfig(
             read.integer("GENACE_MAX_OPERATIONS", 1, 100_000).orElse(DEFAULT_MAX_OPERATIONS),
             read.allowance(),
             read.configVersion("GENACE_CONFIG_VERSION"),
-            read.buckets("GENACE_METRICS_BUCKETS").orElse(DEFAULT_METRIC_BUCKETS));
+            read.buckets("GENACE_METRICS_BUCKETS").orElse(DEFAULT_METRIC_BUCKETS),
+            read.seconds("GENACE_SWEEP_SECONDS", 1, 86_400).orElse(DEFAULT_SWEEP_INTERVAL));
     if (config.leaseDuration().compareTo(config.genaceReadTimeout().plus(LEASE_MARGIN)) < 0) {
       throw new IllegalArgumentException(
           "GENACE_LEASE_SECONDS ("

@@ -75,6 +75,11 @@ public final class StatusDocument {
         });
     status.put("artifact_store", state.artifactStoreProblem().orElse("ok"));
     status
+        .putObject("orphan_sweeper")
+        .put("orphans_found", state.orphansFound().get())
+        .put("interval_seconds", config.sweepInterval().toSeconds())
+        .put("schedule", state.sweepSchedule());
+    status
         .putObject("temporal")
         .put("address", config.temporalAddress())
         .put("namespace", config.temporalNamespace())

@@ -66,6 +66,13 @@ public final class WorkerMetrics {
             () -> startedNotRegistered().map(Long::doubleValue).orElse(Double.NaN))
         .description("generation workflows running that no worker has registered in the ledger yet")
         .register(registry);
+    io.micrometer.core.instrument.FunctionCounter.builder(
+            "genace_orphans_found",
+            state.orphansFound(),
+            java.util.concurrent.atomic.AtomicLong::get)
+        .description(
+            "operations this worker's orphan sweeps put in review because their workflow was closed")
+        .register(registry);
     Gauge.builder("genace_config_version_current", () -> state.configVersionCurrent() ? 1 : 0)
         .description("1 while this worker's configuration version is the fleet's current one")
         .register(registry);

@@ -5,6 +5,7 @@ import com.genace.controls.DispatchPause;
 import com.genace.dispatch.DispatchGate;
 import com.genace.dispatch.DispatchListener;
 import com.genace.ledger.Lease;
+import com.genace.lifecycle.OrphanListener;
 import com.genace.worker.fleet.ConfigVersion;
 import java.time.Clock;
 import java.time.Instant;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The worker's local safety facts and the one rule that turns them into readiness. Probes read it
@@ -23,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * current one, and a free dispatch slot. Observation needs only: started, not draining, the ledger
  * reachable, Temporal accepting polls. A Genace outage affects neither, nor liveness.
  */
-public final class WorkerState implements DispatchGate, DispatchListener {
+public final class WorkerState implements DispatchGate, DispatchListener, OrphanListener {
 
   /** The last ledger check: whether it answered, when, and the error if not. */
   public record LedgerCheck(boolean ok, Instant at, String error) {}
@@ -44,6 +46,8 @@ public final class WorkerState implements DispatchGate, DispatchListener {
   private volatile LedgerCheck ledger;
   private final AtomicInteger activeDispatches = new AtomicInteger();
   private final AtomicInteger activeOperations = new AtomicInteger();
+  private final AtomicLong orphansFound = new AtomicLong();
+  private volatile String sweepSchedule = "not set up yet";
   private final Map<String, Lease> sending = new ConcurrentHashMap<>();
 
   public WorkerState(Clock clock, int maxDispatches) {
@@ -218,5 +222,24 @@ public final class WorkerState implements DispatchGate, DispatchListener {
   /** Dispatches whose POST may be in flight right now, with the leases they hold. */
   public List<Lease> postsInFlight() {
     return List.copyOf(sending.values());
+  }
+
+  /** Counts the orphans this worker's sweeps put in review (for /status and metrics). */
+  @Override
+  public void orphanFound(String operationId, String closeStatus) {
+    orphansFound.incrementAndGet();
+  }
+
+  public AtomicLong orphansFound() {
+    return orphansFound;
+  }
+
+  /** Whether this worker set up the sweeper's schedule, or why not. */
+  public void sweepSchedule(String status) {
+    this.sweepSchedule = status;
+  }
+
+  public String sweepSchedule() {
+    return sweepSchedule;
   }
 }

@@ -1,0 +1,205 @@
+package com.genace.ledger;
+
+import com.genace.db.Sql;
+import com.genace.db.SqlStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * Ending an operation from outside its normal course: a cancellation (under a lease, like every
+ * exclusive write) and the orphan sweeper's move to review (fenced by the revision it read and a
+ * free lease). Each one statement shaped as in {@link DispatchWrites}.
+ */
+final class LifecycleWrites {
+
+  private final Sql sql;
+
+  LifecycleWrites(Sql sql) {
+    this.sql = sql;
+  }
+
+  /**
+   * pending, observing, delivering or in_review → abandoned, with who and why in {@code
+   * failure_reason}; the remote job id, the last snapshot, the review case and any delivery
+   * manifest stay as they are, so that a paid render is never forgotten. Never from submitting: a
+   * POST may have left.
+   */
+  static final SqlStatement CANCEL =
+      SqlStatement.of(
+          "cancel",
+          """
+          WITH args AS (
+            SELECT ?::text AS operation_id, ?::text AS owner, ?::bigint AS revision,
+                   ?::text AS action, ?::jsonb AS details, ?::text AS failure_reason
+          ),
+          cur AS (
+            SELECT o.phase,
+                   (o.lease_owner = a.owner AND o.revision = a.revision
+                    AND o.next_action = a.action AND o.lease_until > clock_timestamp()) AS fenced
+            FROM app_generation_operations o JOIN args a ON o.operation_id = a.operation_id
+          ),
+          upd AS (
+            UPDATE app_generation_operations o
+            SET phase = 'abandoned', next_action = 'none', failure_reason = a.failure_reason,
+                lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp()
+            FROM args a
+            WHERE o.operation_id = a.operation_id
+              AND o.lease_owner = a.owner AND o.revision = a.revision
+              AND o.next_action = a.action AND o.lease_until > clock_timestamp()
+              AND o.phase IN ('pending', 'observing', 'delivering', 'in_review')
+            RETURNING o.phase
+          ),
+          log AS (
+            INSERT INTO app_generation_transitions
+                (operation_id, revision, owner, event, from_phase, to_phase, accepted, details)
+            SELECT a.operation_id, a.revision, a.owner, 'cancelled', cur.phase, upd.phase,
+                   upd.phase IS NOT NULL,
+                   CASE WHEN upd.phase IS NOT NULL THEN a.details
+                        WHEN cur.fenced THEN a.details || '{"denied": "not_permitted"}'
+                        ELSE a.details || '{"denied": "lease"}' END
+            FROM args a CROSS JOIN cur LEFT JOIN upd ON true
+          )
+          SELECT (SELECT count(*) FROM cur) AS found,
+                 coalesce((SELECT fenced FROM cur), false) AS fenced,
+                 (SELECT count(*) FROM upd) AS applied,
+                 NULL::timestamptz AS lease_until
+          """);
+
+  FenceOutcome cancel(Lease lease, String details, String failureReason) {
+    return sql.queryExactlyOne(
+        CANCEL,
+        p ->
+            p.text(lease.operationId()) // operation_id
+                .text(lease.owner()) // lease_owner
+                .bigint(lease.revision()) // revision
+                .text(lease.action().wire()) // next_action
+                .json(details) // transitions.details
+                .text(failureReason), // failure_reason
+        FenceOutcome::read);
+  }
+
+  /**
+   * A cancel request for an operation that had already ended: kept in its history (not accepted, as
+   * it changed nothing), the row untouched.
+   */
+  static final SqlStatement NOTE_CANCEL_AFTER_END =
+      SqlStatement.of(
+          "note_cancel_after_end",
+          """
+          INSERT INTO app_generation_transitions
+              (operation_id, revision, owner, event, from_phase, to_phase, accepted, details)
+          SELECT o.operation_id, o.revision, ?, 'cancel_requested', o.phase, NULL, false,
+                 ?::jsonb || '{"denied": "already_ended"}'
+          FROM app_generation_operations o
+          WHERE o.operation_id = ? AND o.next_action = 'none'
+          """);
+
+  int noteCancelAfterEnd(String operationId, String owner, String details) {
+    return sql.update(
+        NOTE_CANCEL_AFTER_END,
+        p ->
+            p.text(owner) // transitions.owner
+                .json(details) // transitions.details
+                .text(operationId)); // operation_id
+  }
+
+  /** An operation that is not terminal, as the sweeper reads it. */
+  record Unfinished(
+      String operationId,
+      long revision,
+      String phase,
+      String model,
+      String input,
+      String account) {}
+
+  /** Oldest first, by the partial index over unfinished operations. */
+  static final SqlStatement LIST_UNFINISHED =
+      SqlStatement.of(
+          "list_unfinished",
+          """
+          SELECT operation_id, revision, phase, model, request::text AS request, account
+          FROM app_generation_operations
+          WHERE next_action <> 'none'
+          ORDER BY created_at, operation_id
+          LIMIT ?
+          """);
+
+  List<Unfinished> listUnfinished(int limit) {
+    return sql.query(
+        LIST_UNFINISHED,
+        p -> p.integer(limit), // LIMIT
+        LifecycleWrites::unfinished);
+  }
+
+  private static Unfinished unfinished(ResultSet rs) throws SQLException {
+    return new Unfinished(
+        rs.getString("operation_id"),
+        rs.getLong("revision"),
+        rs.getString("phase"),
+        rs.getString("model"),
+        rs.getString("request"),
+        rs.getString("account"));
+  }
+
+  /**
+   * Any unfinished phase → in_review, for an operation whose workflow closed: fenced by the
+   * revision the sweeper read (nothing changed since it looked) and a free or expired lease (no
+   * activity is still writing). A row already in review keeps its reason and case; the others get
+   * {@code workflow_closed}. The close status is in the history row's details.
+   */
+  static final SqlStatement SWEEP_TO_REVIEW =
+      SqlStatement.of(
+          "sweep_to_review",
+          """
+          WITH args AS (
+            SELECT ?::text AS operation_id, ?::bigint AS revision, ?::text AS owner,
+                   ?::jsonb AS details
+          ),
+          cur AS (
+            SELECT o.phase FROM app_generation_operations o
+            JOIN args a ON o.operation_id = a.operation_id
+          ),
+          upd AS (
+            UPDATE app_generation_operations o
+            SET revision = o.revision + 1,
+                phase = 'in_review', next_action = 'reconcile',
+                review_reason = CASE WHEN o.phase = 'in_review' THEN o.review_reason
+                                     ELSE 'workflow_closed' END,
+                review_opened_at = CASE WHEN o.phase = 'in_review' THEN o.review_opened_at
+                                        ELSE clock_timestamp() END,
+                dispatch_outcome = CASE WHEN o.phase = 'submitting' THEN 'unknown'
+                                        ELSE o.dispatch_outcome END,
+                lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp()
+            FROM args a
+            WHERE o.operation_id = a.operation_id AND o.revision = a.revision
+              AND o.next_action <> 'none'
+              AND (o.lease_until IS NULL OR o.lease_until <= clock_timestamp())
+            RETURNING o.operation_id, o.revision
+          ),
+          log AS (
+            INSERT INTO app_generation_transitions
+                (operation_id, revision, owner, event, from_phase, to_phase, accepted, details)
+            SELECT upd.operation_id, upd.revision, a.owner, 'workflow_closed', cur.phase,
+                   'in_review', true, a.details
+            FROM upd CROSS JOIN args a CROSS JOIN cur
+          )
+          SELECT count(*) AS applied FROM upd
+          """);
+
+  boolean sweepToReview(String operationId, long revision, String owner, String details) {
+    long applied =
+        sql.queryExactlyOne(
+            SWEEP_TO_REVIEW,
+            p ->
+                p.text(operationId) // operation_id
+                    .bigint(revision) // revision read by the sweeper
+                    .text(owner) // transitions.owner
+                    .json(details), // transitions.details
+            rs -> rs.getLong("applied"));
+    if (applied > 1) {
+      throw new IllegalStateException("sweep changed " + applied + " rows of " + operationId);
+    }
+    return applied == 1;
+  }
+}

@@ -1,0 +1,164 @@
+package com.genace.worker;
+
+import static com.genace.worker.GenerationHarness.request;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.genace.ledger.OperationRow;
+import com.genace.ledger.TransitionRow;
+import com.genace.lifecycle.SweepReport;
+import com.genace.lifecycle.SweepWorkflow;
+import com.genace.model.Phase;
+import com.genace.model.ReviewReason;
+import com.genace.review.ReviewResolution;
+import com.genace.testing.DatabaseExtension;
+import com.genace.workflows.GenerationWorkflow;
+import com.genace.workflows.OperationResult;
+import com.genace.workflows.TaskQueues;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A workflow that ends without running any code of ours (terminated, timed out) leaves its ledger
+ * row unfinished; the sweeper workflow (run here directly: the Java test server has no schedules)
+ * puts each such row in review and starts a run that waits for its resolution.
+ */
+@ExtendWith(DatabaseExtension.class)
+class OrphanSweepTest {
+
+  @TempDir Path artifacts;
+  private GenerationHarness harness;
+  private final AtomicInteger sweeps = new AtomicInteger();
+
+  @BeforeEach
+  void start() {
+    harness = new GenerationHarness(artifacts);
+    harness.simulator.setFaults(harness.simulator.faults().withJobDurationMs(600_000));
+  }
+
+  @AfterEach
+  void stop() {
+    harness.close();
+  }
+
+  private SweepReport sweep() {
+    return harness
+        .temporal
+        .getWorkflowClient()
+        .newWorkflowStub(
+            SweepWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(SweepWorkflow.WORKFLOW_ID + "-" + sweeps.incrementAndGet())
+                .setTaskQueue(TaskQueues.OPERATIONS)
+                .build())
+        .sweep();
+  }
+
+  /** Sweeps until the operation is found: a poll of the closed workflow may still hold a lease. */
+  private void sweepUntilOrphan(String operationId) {
+    await().atMost(Duration.ofSeconds(30)).until(() -> sweep().orphans().contains(operationId));
+  }
+
+  private WorkflowExecutionStatus status(String operationId) {
+    return harness
+        .temporal
+        .getWorkflowClient()
+        .newUntypedWorkflowStub(GenerationWorkflow.workflowId(operationId))
+        .describe()
+        .getStatus();
+  }
+
+  @Test
+  void a_terminated_operation_goes_to_review_and_its_render_can_still_be_delivered()
+      throws Exception {
+    // Long enough to be terminated while rendering, short enough to be delivered after review.
+    harness.simulator.setFaults(harness.simulator.faults().withJobDurationMs(8000));
+    harness.client.start(request("op-terminated"));
+    OperationRow observing = harness.awaitPhase("op-terminated", Phase.OBSERVING);
+    harness
+        .temporal
+        .getWorkflowClient()
+        .newUntypedWorkflowStub(GenerationWorkflow.workflowId("op-terminated"))
+        .terminate("clicked in the Web UI");
+
+    sweepUntilOrphan("op-terminated");
+
+    OperationRow row = harness.row("op-terminated");
+    assertThat(row.phase()).isEqualTo(Phase.IN_REVIEW);
+    assertThat(row.reviewReason()).contains(ReviewReason.WORKFLOW_CLOSED.wire());
+    assertThat(row.remoteJobId()).isEqualTo(observing.remoteJobId());
+    assertThat(harness.ledger.history("op-terminated"))
+        .filteredOn(t -> t.event().equals("workflow_closed"))
+        .singleElement()
+        .satisfies(t -> assertThat(t.detailsJson()).contains("TERMINATED", "observing"));
+    await().until(() -> harness.client.describe("op-terminated").phase() == Phase.IN_REVIEW);
+    assertThat(sweep().orphans()).doesNotContain("op-terminated");
+
+    harness.client.resolve(
+        "op-terminated",
+        new ReviewResolution(
+            "found_remote_job", observing.remoteJobId().orElseThrow(), "same job", "alice"));
+    OperationResult result = harness.client.awaitResult("op-terminated", Duration.ofMinutes(2));
+
+    assertThat(result.phase()).isEqualTo(Phase.DELIVERED);
+    harness.replayAndRecord("op-terminated", "swept-review-found-remote-job");
+    assertThat(harness.postsFor("op-terminated")).isEqualTo(1);
+  }
+
+  @Test
+  void a_run_timeout_is_found_by_the_sweeper_and_the_review_can_be_abandoned() throws Exception {
+    WorkflowClient client = harness.temporal.getWorkflowClient();
+    GenerationWorkflow workflow =
+        client.newWorkflowStub(
+            GenerationWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(GenerationWorkflow.workflowId("op-timeout"))
+                .setTaskQueue(TaskQueues.OPERATIONS)
+                .setWorkflowRunTimeout(Duration.ofSeconds(30))
+                .build());
+    WorkflowClient.start(workflow::run, request("op-timeout"));
+    harness.awaitPhase("op-timeout", Phase.OBSERVING);
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () ->
+                status("op-timeout")
+                    == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TIMED_OUT);
+
+    sweepUntilOrphan("op-timeout");
+
+    assertThat(harness.row("op-timeout").reviewReason()).contains("workflow_closed");
+    assertThat(harness.ledger.history("op-timeout"))
+        .extracting(TransitionRow::detailsJson)
+        .anySatisfy(details -> assertThat(details).contains("TIMED_OUT"));
+    await().until(() -> harness.client.describe("op-timeout").phase() == Phase.IN_REVIEW);
+    harness.client.resolve(
+        "op-timeout", new ReviewResolution("abandon", null, "timed out on purpose", "bob"));
+    OperationResult result = harness.client.awaitResult("op-timeout", Duration.ofMinutes(1));
+
+    assertThat(result.phase()).isEqualTo(Phase.ABANDONED);
+    assertThat(harness.row("op-timeout").phase()).isEqualTo(Phase.ABANDONED);
+    assertThat(harness.postsFor("op-timeout")).isEqualTo(1);
+  }
+
+  @Test
+  void running_and_finished_operations_are_left_alone() throws Exception {
+    harness.client.start(request("op-running"));
+    harness.awaitPhase("op-running", Phase.OBSERVING);
+
+    SweepReport report = sweep();
+
+    assertThat(report.checked()).isEqualTo(1);
+    assertThat(report.orphans()).isEmpty();
+    assertThat(harness.row("op-running").phase()).isEqualTo(Phase.OBSERVING);
+  }
+}

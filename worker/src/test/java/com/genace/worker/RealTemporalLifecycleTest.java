@@ -1,0 +1,121 @@
+package com.genace.worker;
+
+import static com.genace.worker.GenerationHarness.request;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.genace.lifecycle.CancelRequest;
+import com.genace.lifecycle.SweepWorkflow;
+import com.genace.model.Phase;
+import com.genace.testing.DatabaseExtension;
+import com.genace.worker.lifecycle.OrphanSweepSchedule;
+import com.genace.workflows.GenerationWorkflow;
+import io.temporal.api.sdk.v1.WorkflowMetadata;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.schedules.ScheduleClient;
+import io.temporal.client.schedules.ScheduleClientOptions;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Cancellation and the orphan sweeper's Temporal Schedule on a real server (the Java test server
+ * has no schedules): a terminated operation is found by the scheduled sweep and put in review, and
+ * the Web UI's current details say why an operation ended or waits.
+ */
+@Tag("real-temporal")
+@ExtendWith(DatabaseExtension.class)
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class RealTemporalLifecycleTest {
+
+  @TempDir static Path artifacts;
+  private static RealTemporalServer server;
+
+  @BeforeEach
+  void connect() {
+    if (server == null) {
+      String address = RealTemporalServer.variable(RealTemporalServer.ADDRESS_VARIABLE);
+      if (address == null && RealTemporalServer.inCi()) {
+        Assertions.fail(RealTemporalServer.ADDRESS_VARIABLE + " is not set in CI");
+      }
+      Assumptions.assumeTrue(address != null, "no real Temporal server");
+      server = RealTemporalServer.connect(address, artifacts);
+    }
+  }
+
+  @AfterAll
+  static void disconnect() throws InterruptedException {
+    if (server != null) {
+      ScheduleClient.newInstance(
+              server.workflowClient.getWorkflowServiceStubs(),
+              ScheduleClientOptions.newBuilder().setNamespace(RealTemporalServer.NAMESPACE).build())
+          .getHandle(SweepWorkflow.SCHEDULE_ID)
+          .delete();
+      server.close();
+    }
+  }
+
+  private static String currentDetails(String operationId) {
+    return server
+        .workflowClient
+        .newUntypedWorkflowStub(GenerationWorkflow.workflowId(operationId))
+        .query(WorkflowClient.QUERY_TYPE_WORKFLOW_METADATA, WorkflowMetadata.class)
+        .getCurrentDetails();
+  }
+
+  @Test
+  void the_scheduled_sweep_puts_a_terminated_operation_in_review() {
+    String id = "real-terminated-" + UUID.randomUUID();
+    server.simulator.setFaults(server.simulator.faults().withJobDurationMs(600_000));
+    server.client.start(request(id));
+    await().atMost(Duration.ofSeconds(60)).until(() -> phase(id) == Phase.OBSERVING);
+    server
+        .workflowClient
+        .newUntypedWorkflowStub(GenerationWorkflow.workflowId(id))
+        .terminate("clicked in the Web UI");
+
+    String first = OrphanSweepSchedule.ensure(server.workflowClient, Duration.ofSeconds(2));
+    String second = OrphanSweepSchedule.ensure(server.workflowClient, Duration.ofSeconds(2));
+
+    assertThat(first).isIn("created", "updated");
+    assertThat(second).isEqualTo("updated");
+    await().atMost(Duration.ofSeconds(90)).until(() -> phase(id) == Phase.IN_REVIEW);
+    assertThat(server.ledger.get(id).reviewReason()).contains("workflow_closed");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .until(() -> currentDetails(id).contains("in_review"));
+  }
+
+  @Test
+  void a_cancelled_operation_says_why_in_the_web_ui() {
+    String id = "real-cancelled-" + UUID.randomUUID();
+    server.simulator.setFaults(server.simulator.faults().withJobDurationMs(600_000));
+    server.client.start(request(id));
+    await().atMost(Duration.ofSeconds(60)).until(() -> phase(id) == Phase.OBSERVING);
+
+    server.client.cancel(id, new CancelRequest("order cancelled", "shop"));
+
+    await().atMost(Duration.ofSeconds(60)).until(() -> phase(id) == Phase.ABANDONED);
+    assertThat(server.ledger.get(id).failureReason())
+        .contains("cancelled by shop: order cancelled");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .until(() -> currentDetails(id).contains("cancelled by shop: order cancelled"));
+  }
+
+  private static Phase phase(String id) {
+    return server.ledger.find(id).map(row -> row.phase()).orElse(null);
+  }
+}

@@ -1,0 +1,20 @@
+package com.genace.lifecycle;
+
+import io.temporal.activity.ActivityInterface;
+
+/** The ledger's side of a cancellation. */
+@ActivityInterface
+public interface CancelActivities {
+
+  /**
+   * Ends a cancelled operation in the ledger, under a lease on its current action (a fenced write):
+   * {@code pending}, {@code observing}, {@code delivering} and {@code in_review} end {@code
+   * abandoned} with the reason, keeping the remote job id, the last snapshot and any delivery
+   * manifest. A {@code submitting} operation (a POST may have left) goes to review instead. An
+   * operation already terminal is left as it is; the request is only added to its history.
+   *
+   * <p>Idempotent and retried freely: while another worker's lease on the operation is live (a poll
+   * or a delivery finishing), it fails and is retried, so that nothing that worker records is lost.
+   */
+  CancelOutcome endCancelled(String operationId, String requestedBy, String reason);
+}

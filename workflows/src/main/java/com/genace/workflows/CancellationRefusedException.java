@@ -1,0 +1,14 @@
+package com.genace.workflows;
+
+/**
+ * The workflow refused a cancel request for a reason other than having ended (for example it runs
+ * code from before cancellation with a reason: cancel it through Temporal). Nothing changed.
+ */
+public final class CancellationRefusedException extends GenerationClientException {
+
+  private static final long serialVersionUID = 1L;
+
+  CancellationRefusedException(String operationId, String reason, Throwable cause) {
+    super(operationId, reason, cause);
+  }
+}
