@@ -5,6 +5,7 @@ import com.genace.delivery.DeliveryResult;
 import com.genace.dispatch.DispatchActivities;
 import com.genace.dispatch.DispatchOutcome;
 import com.genace.dispatch.DispatchResult;
+import com.genace.model.FailureTypes;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
 import com.genace.model.ReviewDecision;
@@ -147,6 +148,7 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
 
   @Override
   public OperationResult run(GenerationRequest request) {
+    requireValid(request);
     operationId = request.operationId();
     setPhase(Phase.PENDING, "registering the operation");
     activity(ReviewActivities.class, LEDGER_STEP, "register " + operationId).register(request);
@@ -162,6 +164,25 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
           };
     }
     return result;
+  }
+
+  /**
+   * A start input that breaks the contract (sent by a client other than {@link GenerationClient},
+   * which validates first) fails the workflow before anything is registered or dispatched. Every
+   * recorded history passed this check already, so adding it changes no replay.
+   */
+  private static void requireValid(GenerationRequest request) {
+    if (request == null) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "invalid start input: it is missing (a GenerationRequest object)",
+          FailureTypes.INVALID_REQUEST);
+    }
+    try {
+      request.validate();
+    } catch (IllegalArgumentException e) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "invalid start input: " + e.getMessage(), FailureTypes.INVALID_REQUEST);
+    }
   }
 
   private Step dispatchUntilDecided(GenerationRequest request) {
