@@ -2,10 +2,16 @@ package com.genace.workflows;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import java.io.IOException;
 import java.time.Duration;
 
 /**
@@ -36,8 +42,32 @@ public record GenerationRequest(
   /** The longest model or account name: the ledger's limit for names it indexes and logs. */
   public static final int MAX_NAME_LENGTH = 200;
 
+  /**
+   * Decimals are read as they are written (every digit, and {@code 7.0} stays {@code 7.0}), so that
+   * Genace gets the input the application sent.
+   */
   private static final ObjectMapper JSON =
-      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+      new ObjectMapper()
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .configure(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES, false);
+
+  /**
+   * Reads the input object with its decimals exact, whatever mapper reads the rest of the request
+   * (the SDK's reads them as doubles). Reads the one value in place, so no trailing-token check.
+   */
+  static final class ExactJson extends JsonDeserializer<JsonNode> {
+    private static final ObjectMapper EXACT =
+        new ObjectMapper()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .configure(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES, false);
+
+    @Override
+    public JsonNode deserialize(JsonParser parser, DeserializationContext context)
+        throws IOException {
+      return EXACT.readTree(parser);
+    }
+  }
 
   public static final Duration DEFAULT_DISPATCH_TIMEOUT = Duration.ofMinutes(2);
   public static final Duration MIN_DISPATCH_TIMEOUT = Duration.ofSeconds(1);
@@ -53,7 +83,7 @@ public record GenerationRequest(
   static GenerationRequest fromWire(
       @JsonProperty("operationId") String operationId,
       @JsonProperty("model") String model,
-      @JsonProperty("input") JsonNode input,
+      @JsonProperty("input") @JsonDeserialize(using = ExactJson.class) JsonNode input,
       @JsonProperty("inputJson") String legacyInputJson,
       @JsonProperty("dispatchTimeoutSeconds") Integer dispatchTimeoutSeconds,
       @JsonProperty("account") String account) {

@@ -3,6 +3,7 @@ package com.genace.workflows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.genace.model.FailureTypes;
@@ -99,6 +100,25 @@ class ContractSchemaTest {
     assertThat(errors("start-input", legacy))
         .as("the schema documents the new shape only")
         .isNotEmpty();
+  }
+
+  @Test
+  void a_decimal_in_the_input_keeps_every_digit_on_the_wire() {
+    String input = "{\"guidance\":0.12345678901234567890123,\"big\":1e400,\"scale\":7.0}";
+    GenerationRequest request = new GenerationRequest("op-d", "image-v1", input);
+
+    // As bytes, not as a tree: a default ObjectMapper's tree would itself round the decimals.
+    String wire = WIRE.toPayload(request).orElseThrow().getData().toStringUtf8();
+    GenerationRequest received = fromWire(wire, GenerationRequest.class);
+
+    JsonNode exact =
+        readTree(
+            new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS),
+            received.inputJson());
+    assertThat(exact.get("guidance").decimalValue())
+        .isEqualByComparingTo("0.12345678901234567890123");
+    assertThat(exact.get("big").decimalValue()).isEqualByComparingTo("1e400");
+    assertThat(received.inputJson()).as("a decimal stays a decimal").contains("\"scale\":7.0");
   }
 
   @Test
@@ -288,17 +308,25 @@ class ContractSchemaTest {
   }
 
   private static <T> T fromWire(JsonNode document, Class<T> type) {
+    return fromWire(document.toString(), type);
+  }
+
+  private static <T> T fromWire(String json, Class<T> type) {
     Payload payload =
         Payload.newBuilder()
             .putMetadata("encoding", ByteString.copyFromUtf8("json/plain"))
-            .setData(ByteString.copyFromUtf8(document.toString()))
+            .setData(ByteString.copyFromUtf8(json))
             .build();
     return WIRE.fromPayload(payload, type, type);
   }
 
   private static JsonNode readTree(String json) {
+    return readTree(JSON, json);
+  }
+
+  private static JsonNode readTree(ObjectMapper mapper, String json) {
     try {
-      return JSON.readTree(json);
+      return mapper.readTree(json);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
