@@ -6,7 +6,9 @@ import java.util.List;
 
 /**
  * What the workflow knows about its operation, for queries: phase, remote job id, the last remote
- * status seen, the review case (if any) and the resolutions it refused.
+ * status seen, the review case (if any, with its evidence) and the resolutions it refused, each
+ * with its reason. {@code awaitsOperator}: in review, its evidence gathered and no resolution being
+ * applied (a review that settles itself never waits for one).
  */
 public record OperationView(
     String operationId,
@@ -15,4 +17,5 @@ public record OperationView(
     String lastRemoteStatus,
     int dispatchAttempts,
     ReviewCase review,
-    List<String> rejectedResolutions) {}
+    List<String> rejectedResolutions,
+    boolean awaitsOperator) {}

@@ -4,6 +4,7 @@ import com.genace.allowance.AllowancePolicy;
 import com.genace.db.DatabaseUrl;
 import com.genace.delivery.ArtifactLocation;
 import com.genace.ledger.Identifiers;
+import com.genace.review.ReviewSettings;
 import com.genace.worker.fleet.ConfigVersion;
 import com.genace.worker.temporal.TemporalSettings;
 import java.net.InetSocketAddress;
@@ -18,6 +19,8 @@ import java.util.Optional;
  *
  * @param configVersion the configuration version this worker was deployed with ({@code
  *     GENACE_CONFIG_VERSION}); dispatch needs it to be the fleet's current one
+ * @param review whether reviews settle themselves ({@code GENACE_AUTO_RECONCILE}) and how long
+ *     their evidence is searched for ({@code GENACE_EVIDENCE_SEARCH_SECONDS})
  */
 public record WorkerConfig(
     TemporalSettings temporal,
@@ -34,7 +37,8 @@ public record WorkerConfig(
     int maxConcurrentDispatches,
     int maxConcurrentOperations,
     AllowancePolicy allowance,
-    Optional<String> configVersion) {
+    Optional<String> configVersion,
+    ReviewSettings review) {
 
   public static final String DEFAULT_STATUS_ADDR = "127.0.0.1:8686";
   public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
@@ -73,7 +77,12 @@ public record WorkerConfig(
             read.integer("GENACE_MAX_DISPATCHES", 1, 1000).orElse(DEFAULT_MAX_DISPATCHES),
             read.integer("GENACE_MAX_OPERATIONS", 1, 100_000).orElse(DEFAULT_MAX_OPERATIONS),
             read.allowance(),
-            read.configVersion("GENACE_CONFIG_VERSION"));
+            read.configVersion("GENACE_CONFIG_VERSION"),
+            new ReviewSettings(
+                read.flag("GENACE_AUTO_RECONCILE").orElse(true),
+                read.seconds("GENACE_EVIDENCE_SEARCH_SECONDS", 0, 120)
+                    .orElse(ReviewSettings.DEFAULT_SEARCH_WINDOW),
+                ReviewSettings.DEFAULT_SEARCH_INTERVAL));
     if (config.leaseDuration().compareTo(config.genaceReadTimeout().plus(LEASE_MARGIN)) < 0) {
       throw new IllegalArgumentException(
           "GENACE_LEASE_SECONDS ("
@@ -207,6 +216,18 @@ public record WorkerConfig(
       } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
         throw new IllegalArgumentException(name + " must be host:port, e.g. " + fallback);
       }
+    }
+
+    Optional<Boolean> flag(String name) {
+      Optional<String> value = text(name);
+      if (value.isEmpty()) {
+        return Optional.empty();
+      }
+      return switch (value.get().toLowerCase(java.util.Locale.ROOT)) {
+        case "true" -> Optional.of(true);
+        case "false" -> Optional.of(false);
+        default -> throw new IllegalArgumentException(name + " must be true or false");
+      };
     }
 
     Optional<Integer> integer(String name, int min, int max) {
