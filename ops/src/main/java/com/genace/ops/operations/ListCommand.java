@@ -1,16 +1,20 @@
 package com.genace.ops.operations;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.genace.client.AccountProblem;
 import com.genace.controls.DispatchCircuit;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
+import com.genace.ledger.ReviewEvidenceRow;
 import com.genace.model.Phase;
 import com.genace.ops.Environment;
 import java.io.PrintWriter;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
@@ -64,16 +68,27 @@ final class ListCommand implements Runnable {
     }
     List<OperationRow> rows;
     Optional<String> circuit = Optional.empty();
+    Map<String, ReviewEvidenceRow> evidence = Map.of();
     try (LedgerAccess access = LedgerAccess.open(env)) {
       rows = access.ledger(ledger -> ledger.list(only, limit));
       if (!json) {
         circuit = circuitLine(access);
       }
+      if (only.equals(Optional.of(Phase.IN_REVIEW))) {
+        evidence = openReviewEvidence(access, limit);
+      }
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       ArrayNode array = OperationJson.JSON.createArrayNode();
-      rows.forEach(row -> array.add(OperationJson.summary(row)));
+      for (OperationRow row : rows) {
+        ObjectNode summary = OperationJson.summary(row);
+        ReviewEvidenceRow kept = evidence.get(row.operationId());
+        if (kept != null) {
+          summary.put("review_evidence", kept.summary());
+        }
+        array.add(summary);
+      }
       out.println(OperationJson.pretty(array));
       return;
     }
@@ -93,6 +108,34 @@ final class ListCommand implements Runnable {
           row.updatedAt().truncatedTo(ChronoUnit.SECONDS).toString());
     }
     table.print(out);
+    printEvidence(out, rows, evidence);
+  }
+
+  /** The evidence of the reviews open now, by operation id. */
+  private static Map<String, ReviewEvidenceRow> openReviewEvidence(LedgerAccess access, int limit) {
+    Map<String, ReviewEvidenceRow> byOperation = new LinkedHashMap<>();
+    access
+        .ledger(ledger -> ledger.openReviewEvidence(limit))
+        .forEach(row -> byOperation.put(row.operationId(), row));
+    return byOperation;
+  }
+
+  /** Under the table of reviews: what Genace told about each, where evidence was gathered. */
+  private static void printEvidence(
+      PrintWriter out, List<OperationRow> rows, Map<String, ReviewEvidenceRow> evidence) {
+    if (evidence.isEmpty()) {
+      return;
+    }
+    out.println();
+    out.println("evidence:");
+    for (OperationRow row : rows) {
+      ReviewEvidenceRow kept = evidence.get(row.operationId());
+      out.println(
+          "  "
+              + row.operationId()
+              + ": "
+              + (kept == null ? "not gathered" : ReviewEvidenceText.headline(kept)));
+    }
   }
 
   /**
