@@ -19,6 +19,7 @@ import com.genace.workflows.GenerationWorkflowImpl;
 import com.genace.workflows.OperationResult;
 import com.genace.workflows.OperationView;
 import com.genace.workflows.ResolutionRefusedException;
+import io.temporal.api.sdk.v1.WorkflowMetadata;
 import io.temporal.client.WorkflowStub;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -143,6 +144,13 @@ class ReviewLoopTest {
             fourth -> assertThat(fourth).contains("unknown field 'extra'"));
     assertThat(harness.row("op-shapes").phase()).isEqualTo(Phase.IN_REVIEW);
     assertThat(harness.postsFor("op-shapes")).isEqualTo(1);
+    // What the Web UI shows as the workflow's current details.
+    WorkflowMetadata metadata = stub.query("__temporal_workflow_metadata", WorkflowMetadata.class);
+    assertThat(metadata.getCurrentDetails())
+        .startsWith("**in_review**")
+        .contains("evidence: 1 job on Genace carries this operation id")
+        .contains("refused resolutions (latest last):")
+        .contains("unknown field 'extra'");
   }
 
   @Test
