@@ -2,6 +2,7 @@ package com.genace.client;
 
 import java.io.InputStream;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The Genace API as the worker uses it. Implementations never retry a create on their own and never
@@ -26,6 +27,27 @@ public interface GenaceClient {
    *     than the one requested
    */
   JobSnapshot get(String remoteJobId);
+
+  /**
+   * Reads a job with its {@code metadata.operation_id} and creation time, for a review's evidence.
+   *
+   * @return empty when Genace answers 404
+   * @throws GenaceException as for {@link #get(String)}, 404 aside
+   */
+  default Optional<RemoteJob> lookUp(String remoteJobId) {
+    throw new UnsupportedOperationException("this client reads no job metadata");
+  }
+
+  /**
+   * Genace's optional search: the jobs whose metadata carries {@code operationId}, newest first. It
+   * may lag creation by a few seconds, so an absent job is no proof that no POST arrived.
+   *
+   * @return empty when this Genace does not offer the search (the route answers 404, 405 or 501)
+   * @throws GenaceException as for {@link #get(String)}
+   */
+  default Optional<List<RemoteJob>> search(String operationId) {
+    return Optional.empty();
+  }
 
   /**
    * Lists model ids. Free of charge: useful to check connectivity and the API key.

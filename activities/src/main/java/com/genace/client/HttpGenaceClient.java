@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLHandshakeException;
@@ -133,6 +134,54 @@ public final class HttpGenaceClient implements GenaceClient {
     Span span = spans.start("GET", config.jobPathTemplate(), config.baseUrl());
     span.setAttribute(HttpSpans.REMOTE_JOB_ID, remoteJobId);
     return traced(span, () -> read(path, body -> ResponseParser.snapshot(body, remoteJobId)));
+  }
+
+  @Override
+  public Optional<RemoteJob> lookUp(String remoteJobId) {
+    if (remoteJobId == null || remoteJobId.isBlank()) {
+      throw new IllegalArgumentException("remoteJobId must not be blank");
+    }
+    String path =
+        config
+            .jobPathTemplate()
+            .replace(GenaceClientConfig.JOB_ID_PLACEHOLDER, encode(remoteJobId));
+    Span span = spans.start("GET", config.jobPathTemplate(), config.baseUrl());
+    span.setAttribute(HttpSpans.REMOTE_JOB_ID, remoteJobId);
+    try {
+      return Optional.of(
+          traced(span, () -> read(path, body -> ResponseParser.remoteJob(body, remoteJobId))));
+    } catch (RemoteJobNotFoundException unknown) {
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public Optional<List<RemoteJob>> search(String operationId) {
+    if (operationId == null || operationId.isBlank()) {
+      throw new IllegalArgumentException("operationId must not be blank");
+    }
+    String path =
+        config.createPath()
+            + "?operation_id="
+            + URLEncoder.encode(operationId, StandardCharsets.UTF_8);
+    Span span = spans.start("GET", config.createPath(), config.baseUrl());
+    span.setAttribute(HttpSpans.OPERATION_ID, operationId);
+    return traced(
+        span,
+        () -> {
+          HttpRequest request = authorized(URI.create(base + path)).GET().build();
+          String what = "GET " + config.createPath() + "?operation_id=...";
+          HttpResponse<byte[]> response =
+              exchange(request, what, HttpResponse.BodyHandlers.ofByteArray());
+          int status = response.statusCode();
+          if (status == 404 || status == 405 || status == 501) {
+            return Optional.<List<RemoteJob>>empty();
+          }
+          if (status != 200) {
+            throw statusError(what, status, response, response.body());
+          }
+          return Optional.of(ResponseParser.searchResult(response.body()));
+        });
   }
 
   @Override

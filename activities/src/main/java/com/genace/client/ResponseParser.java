@@ -57,6 +57,54 @@ final class ResponseParser {
     return new JobSnapshot(id, status, outputs, errorMessage(root).orElse(null));
   }
 
+  /** Parses a job snapshot for its identity: id, status, creation time, echoed operation id. */
+  static RemoteJob remoteJob(byte[] body, String requestedId) {
+    String what = "job snapshot";
+    RemoteJob job = remoteJob(object(body, what), what, "");
+    if (!job.id().equals(requestedId)) {
+      throw malformed(
+          what,
+          "field 'id' is '" + echo(job.id()) + "' but '" + echo(requestedId) + "' was requested");
+    }
+    return job;
+  }
+
+  /** Parses the search's {@code {"data": [<job>, ...]}}. */
+  static List<RemoteJob> searchResult(byte[] body) {
+    String what = "search result";
+    JsonNode data = object(body, what).get("data");
+    if (data == null || !data.isArray()) {
+      throw malformed(what, "field 'data' is " + (data == null ? "missing" : "not an array"));
+    }
+    List<RemoteJob> jobs = new ArrayList<>();
+    for (int i = 0; i < data.size(); i++) {
+      if (!data.get(i).isObject()) {
+        throw malformed(what, "field 'data[" + i + "]' is not an object");
+      }
+      jobs.add(remoteJob(data.get(i), what, "data[" + i + "]."));
+    }
+    return List.copyOf(jobs);
+  }
+
+  private static RemoteJob remoteJob(JsonNode job, String what, String at) {
+    String id = requiredText(job, "id", at + "id", what);
+    String wireStatus = requiredText(job, "status", at + "status", what);
+    RemoteStatus status;
+    try {
+      status = RemoteStatus.parse(wireStatus);
+    } catch (IllegalArgumentException e) {
+      throw malformed(
+          what, "field '" + at + "status' has unknown value '" + echo(wireStatus) + "'");
+    }
+    JsonNode created = job.get("created_at");
+    JsonNode operation = job.path("metadata").get("operation_id");
+    return new RemoteJob(
+        id,
+        status,
+        created != null && created.isTextual() ? echo(created.asText()) : null,
+        operation != null && operation.isTextual() ? operation.asText() : null);
+  }
+
   /** Parses {@code {"data": [{"id": "..."}, ...]}}. */
   static List<String> models(byte[] body) {
     String what = "model list";

@@ -1,10 +1,11 @@
 package com.genace.ledger;
 
-/** Validation of the identifiers the ledger accepts, with messages that say what is wrong. */
+import com.genace.model.IdentifierRule;
+
+/** The ledger's identifiers checked by {@link IdentifierRule}: a broken one throws. */
 public final class Identifiers {
 
-  /** Long enough for UUIDs and composite keys, short enough to keep indexes and logs sane. */
-  public static final int MAX_LENGTH = 200;
+  public static final int MAX_LENGTH = IdentifierRule.MAX_LENGTH;
 
   private Identifiers() {}
 
@@ -21,15 +22,11 @@ public final class Identifiers {
   }
 
   private static String require(String value, String what) {
-    if (value == null || value.isBlank()) {
-      throw new IllegalArgumentException(what + " must not be blank");
-    }
-    if (value.length() > MAX_LENGTH) {
-      throw new IllegalArgumentException(what + " is longer than " + MAX_LENGTH + " characters");
-    }
-    if (value.chars().anyMatch(Character::isISOControl)) {
-      throw new IllegalArgumentException(what + " must not contain control characters");
-    }
+    IdentifierRule.problem(value, what)
+        .ifPresent(
+            problem -> {
+              throw new IllegalArgumentException(problem);
+            });
     return value;
   }
 }

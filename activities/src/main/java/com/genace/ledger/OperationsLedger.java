@@ -51,6 +51,7 @@ public final class OperationsLedger {
   private final RemoteJobWrites remoteJob;
   private final ReviewWrites reviews;
   private final LifecycleWrites lifecycle;
+  private final ReviewEvidenceRecords evidence;
 
   public OperationsLedger(DataSource dataSource) {
     this(dataSource, DEFAULT_LEASE_DURATION);
@@ -74,6 +75,7 @@ public final class OperationsLedger {
     this.remoteJob = new RemoteJobWrites(ledgerSql);
     this.reviews = new ReviewWrites(ledgerSql);
     this.lifecycle = new LifecycleWrites(ledgerSql);
+    this.evidence = new ReviewEvidenceRecords(ledgerSql);
   }
 
   public Duration leaseDuration() {
@@ -308,6 +310,30 @@ public final class OperationsLedger {
         "review_resolved",
         lease,
         reviews.resolveReview(lease, details, decision.wire(), jobId, resolvedBy, note));
+  }
+
+  /**
+   * Keeps what Genace told about an operation in review on its review case.
+   *
+   * @return false when the operation is not in review (nothing is written)
+   */
+  public boolean recordReviewEvidence(String operationId, String evidenceJson, String summary) {
+    Identifiers.requireOperationId(operationId);
+    return evidence.record(operationId, requireJsonObject(evidenceJson), summary);
+  }
+
+  /** The evidence of the operation's latest review, if any was gathered. */
+  public Optional<ReviewEvidenceRow> reviewEvidence(String operationId) {
+    Identifiers.requireOperationId(operationId);
+    return evidence.find(operationId);
+  }
+
+  /** The evidence of the reviews open now, oldest review first. */
+  public List<ReviewEvidenceRow> openReviewEvidence(int limit) {
+    if (limit < 1 || limit > MAX_LIST_LIMIT) {
+      throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIST_LIMIT);
+    }
+    return evidence.openReviews(limit);
   }
 
   /**

@@ -11,6 +11,8 @@ import com.genace.model.Phase;
 import com.genace.model.ReviewDecision;
 import com.genace.model.ReviewReason;
 import com.genace.workflows.GenerationRequest;
+import com.genace.workflows.GenerationWorkflowImpl;
+import io.micrometer.core.instrument.Metrics;
 import io.temporal.failure.ApplicationFailure;
 import java.util.Optional;
 
@@ -76,6 +78,13 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
     };
   }
 
+  /** {@code reconciler} for a review that settled itself, else {@code operator}. */
+  static String resolvedBy(ReviewResolution resolution) {
+    return GenerationWorkflowImpl.RECONCILER.equals(resolution.resolvedBy())
+        ? GenerationWorkflowImpl.RECONCILER
+        : "operator";
+  }
+
   @Override
   public void recordResolution(String operationId, ReviewResolution resolution) {
     ReviewDecision decision =
@@ -87,24 +96,36 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
                         resolution.problem().orElse("invalid resolution"), "InvalidResolution"));
     ClaimResult claim = ledger.claim(operationId, owner, NextAction.RECONCILE);
     if (claim instanceof ClaimResult.Acquired acquired) {
-      WriteResult written =
-          ledger.resolveReview(
-              acquired.lease(),
-              decision,
-              Optional.ofNullable(resolution.remoteJobId()).map(String::trim),
-              resolution.resolver(),
-              resolution.reason());
+      WriteResult written;
+      try {
+        written =
+            ledger.resolveReview(
+                acquired.lease(),
+                decision,
+                Optional.ofNullable(resolution.remoteJobId()).map(String::trim),
+                resolution.resolver(),
+                resolution.reason());
+      } catch (IllegalArgumentException refused) {
+        // The ledger will refuse it on every attempt: the review stays open for another one.
+        ledger.release(acquired.lease());
+        throw ApplicationFailure.newNonRetryableFailure(refused.getMessage(), "InvalidResolution");
+      }
       if (written != WriteResult.APPLIED) {
         throw ApplicationFailure.newFailure(
             "could not record the resolution of " + operationId + "; retrying",
             "ResolutionNotRecorded");
       }
+      Metrics.counter("genace_review_resolutions", "by", resolvedBy(resolution)).increment();
       return;
     }
     OperationRow row = ((ClaimResult.NotAcquired) claim).current();
     boolean alreadyRecorded =
         row.reviewResolution().map(decision.wire()::equals).orElse(false)
             && row.phase() != Phase.IN_REVIEW;
+    if (!alreadyRecorded && row.phase().isTerminal()) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "operation " + operationId + " already ended " + row.phase().wire(), "OperationEnded");
+    }
     if (!alreadyRecorded) {
       throw ApplicationFailure.newFailure(
           "operation "

@@ -25,11 +25,16 @@ class DemoCommandTest {
         .isEqualTo(5);
     assertThat(json.get("duplicate_posts").asInt()).isZero();
     assertThat(json.get("duplicate_renders").asInt()).isZero();
-    assertThat(json.get("uncertain_opened").asInt()).isGreaterThanOrEqualTo(1);
+    assertThat(json.get("uncertain_opened").asInt()).isGreaterThanOrEqualTo(4);
     assertThat(json.get("uncertain_resolved").asInt())
         .isEqualTo(json.get("uncertain_opened").asInt());
+    // The three lost responses with the search offered settle themselves; the first needs a
+    // person (and a 503 may add another for the operator).
+    assertThat(json.get("uncertain_self_settled").asInt()).isEqualTo(3);
+    assertThat(json.get("uncertain_resolved").asInt() - json.get("uncertain_self_settled").asInt())
+        .isGreaterThanOrEqualTo(1);
     assertThat(json.get("posts_sent").asInt()).isGreaterThanOrEqualTo(5);
-    assertThat(json.get("responses_lost").asInt()).isGreaterThanOrEqualTo(1);
+    assertThat(json.get("responses_lost").asInt()).isEqualTo(4);
     assertThat(json.get("elapsed_ms").asLong()).isPositive();
     assertThat(result.err()).contains("review: demo-").contains("5/5 ended");
   }

@@ -73,7 +73,7 @@ class ResolveCommandTest {
 
   @Test
   void not_submitted_dispatches_again_and_abandon_ends_the_operation() {
-    submitAndLosePostResponse("again");
+    submitAnsweredWith503("again");
     submitAndLosePostResponse("give-up");
 
     CliRunner.Result again =
@@ -173,6 +173,74 @@ class ResolveCommandTest {
 
     assertThat(result.exitCode()).isEqualTo(2);
     assertThat(result.err()).contains("Missing required option: '--reason=TEXT'");
+  }
+
+  @Test
+  void the_wedge_repro_is_refused_and_a_valid_abandon_then_ends_the_review() {
+    submitAndLosePostResponse("wedge");
+
+    CliRunner.Result wedge =
+        CliRunner.run(
+            stack.env(),
+            "ops",
+            "resolve",
+            "wedge",
+            "--found-remote-job",
+            "gen\n1",
+            "--reason",
+            "x");
+    CliRunner.Result abandon =
+        CliRunner.run(stack.env(), "ops", "resolve", "wedge", "--abandon", "--reason", "x");
+
+    assertThat(wedge.exitCode()).isEqualTo(1);
+    assertThat(wedge.err()).contains("remote job id must not contain control characters");
+    assertThat(abandon.exitCode()).as(abandon.err()).isZero();
+    assertThat(stack.awaitPhase("wedge", Phase.ABANDONED).reviewResolution()).contains("abandon");
+  }
+
+  @Test
+  void list_and_show_start_the_review_with_its_evidence_and_show_refused_resolutions() {
+    submitAndLosePostResponse("evident");
+    String job = stack.simulator.jobsForOperation("evident").get(0);
+    CliRunner.Result foreign =
+        CliRunner.run(
+            stack.env(),
+            "ops",
+            "resolve",
+            "evident",
+            "--found-remote-job",
+            "gen_unknown",
+            "--reason",
+            "typo");
+
+    CliRunner.Result list = CliRunner.run(stack.env(), "ops", "list", "--phase", "in_review");
+    CliRunner.Result show = CliRunner.run(stack.env(), "ops", "show", "evident");
+
+    assertThat(foreign.exitCode()).isEqualTo(1);
+    assertThat(foreign.err()).contains("Genace does not know job gen_unknown");
+    assertThat(list.exitCode()).as(list.err()).isZero();
+    assertThat(list.out())
+        .contains("evidence:")
+        .contains("evident: 1 job on Genace carries this operation id: " + job);
+    assertThat(show.exitCode()).as(show.err()).isZero();
+    assertThat(show.out())
+        .contains("evidence    1 job on Genace carries this operation id: " + job)
+        .contains(job + "  ")
+        .contains("operation evident  seen in search")
+        .contains("refused     1 resolution(s)")
+        .contains("Genace does not know job gen_unknown");
+  }
+
+  /** Submits through the CLI with the POST answered 503 (nothing created); waits for the review. */
+  private void submitAnsweredWith503(String id) {
+    stack.simulator.setFaults(stack.simulator.faults().withRate5xx(1.0));
+    CliRunner.Result submitted =
+        CliRunner.run(
+            stack.env(), "submit", "--model", "image-v1", "--input", "{}", "--operation-id", id);
+    assertThat(submitted.exitCode()).as(submitted.err()).isZero();
+    stack.awaitPhase(id, Phase.IN_REVIEW);
+    stack.simulator.setFaults(stack.simulator.faults().withRate5xx(0));
+    stack.awaitWorkflowPhase(id, Phase.IN_REVIEW);
   }
 
   /** Submits through the CLI with the next POST's response lost; waits for the review. */

@@ -9,6 +9,7 @@ import com.genace.ledger.OperationsLedger;
 import com.genace.model.Phase;
 import com.genace.observation.PollingPolicy;
 import com.genace.ops.temporal.LocalTemporalServer;
+import com.genace.review.ReviewSettings;
 import com.genace.simulator.Faults;
 import com.genace.simulator.GenaceSimulator;
 import com.genace.testing.TestDatabase;
@@ -68,15 +69,17 @@ final class TestStack implements AutoCloseable {
     this.workers = WorkerFactory.newInstance(connection.workflowClient());
     GenerationWorkers.Dependencies deps =
         new GenerationWorkers.Dependencies(
-            ledger,
-            new HttpGenaceClient(
-                GenaceClientConfig.of(simulator.baseUrl(), API_KEY)
-                    .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(5))),
-            new LocalDirectoryArtifactStore(artifacts),
-            "ops-test-worker",
-            DispatchGate.OPEN,
-            new PollingPolicy(Duration.ofMillis(50), Duration.ofMillis(200), 1.5, 0.2, 5),
-            Clock.systemUTC());
+                ledger,
+                new HttpGenaceClient(
+                    GenaceClientConfig.of(simulator.baseUrl(), API_KEY)
+                        .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(5))),
+                new LocalDirectoryArtifactStore(artifacts),
+                "ops-test-worker",
+                DispatchGate.OPEN,
+                new PollingPolicy(Duration.ofMillis(50), Duration.ofMillis(200), 1.5, 0.2, 5),
+                Clock.systemUTC())
+            // Reviews here wait for the operator the tests play.
+            .withReview(new ReviewSettings(false, Duration.ofSeconds(1), Duration.ofMillis(100)));
     GenerationWorkers.operationsWorker(workers, deps, WorkerOptions.getDefaultInstance());
     GenerationWorkers.dispatchWorker(workers, deps, WorkerOptions.getDefaultInstance());
     workers.start();
@@ -114,7 +117,12 @@ final class TestStack implements AutoCloseable {
         .atMost(Duration.ofSeconds(20))
         .pollInterval(Duration.ofMillis(50))
         .ignoreExceptions()
-        .until(() -> connection.generationClient().describe(operationId).phase() == phase);
+        .until(
+            () -> {
+              var view = connection.generationClient().describe(operationId);
+              // A review takes decisions once its evidence is gathered.
+              return view.phase() == phase && (phase != Phase.IN_REVIEW || view.awaitsOperator());
+            });
   }
 
   @Override

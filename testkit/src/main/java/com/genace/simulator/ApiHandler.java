@@ -55,7 +55,14 @@ final class ApiHandler implements HttpHandler {
   private void route(HttpExchange exchange) throws IOException {
     String method = exchange.getRequestMethod();
     String path = exchange.getRequestURI().getRawPath();
-    if (path.equals(CREATE_PATH)) {
+    if (path.equals(CREATE_PATH) && method.equals("GET") && state.faults().searchEnabled()) {
+      state.countGet();
+      if (admitted(exchange)) {
+        search(exchange);
+      }
+    } else if (path.equals(CREATE_PATH) && method.equals("GET")) {
+      Exchanges.sendError(exchange, 404, "not_found", "no such route: GET " + path);
+    } else if (path.equals(CREATE_PATH)) {
       if (requireMethod(exchange, "POST")) {
         create(exchange);
       }
@@ -129,6 +136,38 @@ final class ApiHandler implements HttpHandler {
       return;
     }
     Exchanges.sendJson(exchange, 200, job.get().snapshot(System.nanoTime(), baseUrl));
+  }
+
+  /**
+   * The optional search: the jobs carrying {@code operation_id}, newest first, each listed only
+   * {@code search_lag_ms} after its creation.
+   */
+  private void search(HttpExchange exchange) throws IOException {
+    Optional<String> operationId;
+    try {
+      operationId = Optional.ofNullable(Exchanges.query(exchange).get("operation_id"));
+    } catch (IllegalArgumentException badEscape) {
+      Exchanges.sendError(exchange, 400, "invalid_query", "query string is not URL-encoded");
+      return;
+    }
+    if (operationId.isEmpty() || operationId.get().isBlank()) {
+      Exchanges.sendError(
+          exchange, 400, "invalid_request", "query parameter 'operation_id' is required");
+      return;
+    }
+    long now = System.nanoTime();
+    long lagNanos = state.faults().searchLagMs() * 1_000_000L;
+    List<SimulatedJob> listed =
+        state.jobsFor(operationId.get()).stream()
+            .filter(job -> now - job.createdNanos() >= lagNanos)
+            .toList();
+    ObjectNode body = JsonNodeFactory.instance.objectNode();
+    body.put("object", "list");
+    var data = body.putArray("data");
+    for (int i = listed.size() - 1; i >= 0; i--) {
+      data.add(listed.get(i).snapshot(now, baseUrl));
+    }
+    Exchanges.sendJson(exchange, 200, body);
   }
 
   private void models(HttpExchange exchange) throws IOException {

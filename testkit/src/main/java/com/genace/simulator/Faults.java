@@ -24,6 +24,8 @@ import java.util.Map;
  *     credit balance: creates only, reads are free)
  * @param refuseRate probability that a request is refused with {@code refuseStatus}; nothing is
  *     created
+ * @param searchEnabled whether {@code GET /v1/generations?operation_id=} is offered (404 when not)
+ * @param searchLagMs how long after its creation a job appears in that search
  */
 public record Faults(
     int jobDurationMs,
@@ -33,7 +35,9 @@ public record Faults(
     double rate5xx,
     int losePostResponseNext,
     int refuseStatus,
-    double refuseRate) {
+    double refuseRate,
+    boolean searchEnabled,
+    int searchLagMs) {
 
   public static final String JOB_DURATION_MS = "job_duration_ms";
   public static final String FAIL_RATE = "fail_rate";
@@ -43,12 +47,14 @@ public record Faults(
   public static final String LOSE_POST_RESPONSE_NEXT = "lose_post_response_next";
   public static final String REFUSE_STATUS = "refuse_status";
   public static final String REFUSE_RATE = "refuse_rate";
+  public static final String SEARCH_ENABLED = "search_enabled";
+  public static final String SEARCH_LAG_MS = "search_lag_ms";
 
   /** The statuses {@code refuse_status} accepts. */
   public static final List<Integer> REFUSE_STATUSES = List.of(401, 402, 403);
 
   /** Jobs take two seconds and always succeed; no latency, no injected errors. */
-  public static final Faults DEFAULT = new Faults(2000, 0.0, 0, 0.0, 0.0, 0, 401, 0.0);
+  public static final Faults DEFAULT = new Faults(2000, 0.0, 0, 0.0, 0.0, 0, 401, 0.0, true, 0);
 
   public Faults {
     requireCount(JOB_DURATION_MS, jobDurationMs);
@@ -61,6 +67,30 @@ public record Faults(
       throw new IllegalArgumentException(REFUSE_STATUS + " must be one of 401, 402, 403");
     }
     requireProbability(REFUSE_RATE, refuseRate);
+    requireCount(SEARCH_LAG_MS, searchLagMs);
+  }
+
+  /** The faults without the search's switches: the search offered, without lag. */
+  public Faults(
+      int jobDurationMs,
+      double failRate,
+      int latencyMs,
+      double rate429,
+      double rate5xx,
+      int losePostResponseNext,
+      int refuseStatus,
+      double refuseRate) {
+    this(
+        jobDurationMs,
+        failRate,
+        latencyMs,
+        rate429,
+        rate5xx,
+        losePostResponseNext,
+        refuseStatus,
+        refuseRate,
+        true,
+        0);
   }
 
   public Faults withJobDurationMs(int value) {
@@ -72,7 +102,9 @@ public record Faults(
         rate5xx,
         losePostResponseNext,
         refuseStatus,
-        refuseRate);
+        refuseRate,
+        searchEnabled,
+        searchLagMs);
   }
 
   public Faults withFailRate(double value) {
@@ -84,7 +116,9 @@ public record Faults(
         rate5xx,
         losePostResponseNext,
         refuseStatus,
-        refuseRate);
+        refuseRate,
+        searchEnabled,
+        searchLagMs);
   }
 
   public Faults withLatencyMs(int value) {
@@ -96,7 +130,9 @@ public record Faults(
         rate5xx,
         losePostResponseNext,
         refuseStatus,
-        refuseRate);
+        refuseRate,
+        searchEnabled,
+        searchLagMs);
   }
 
   public Faults withRate429(double value) {
@@ -108,7 +144,9 @@ public record Faults(
         rate5xx,
         losePostResponseNext,
         refuseStatus,
-        refuseRate);
+        refuseRate,
+        searchEnabled,
+        searchLagMs);
   }
 
   public Faults withRate5xx(double value) {
@@ -120,12 +158,23 @@ public record Faults(
         value,
         losePostResponseNext,
         refuseStatus,
-        refuseRate);
+        refuseRate,
+        searchEnabled,
+        searchLagMs);
   }
 
   public Faults withLosePostResponseNext(int value) {
     return new Faults(
-        jobDurationMs, failRate, latencyMs, rate429, rate5xx, value, refuseStatus, refuseRate);
+        jobDurationMs,
+        failRate,
+        latencyMs,
+        rate429,
+        rate5xx,
+        value,
+        refuseStatus,
+        refuseRate,
+        searchEnabled,
+        searchLagMs);
   }
 
   public Faults withRefuseStatus(int value) {
@@ -137,7 +186,9 @@ public record Faults(
         rate5xx,
         losePostResponseNext,
         value,
-        refuseRate);
+        refuseRate,
+        searchEnabled,
+        searchLagMs);
   }
 
   public Faults withRefuseRate(double value) {
@@ -149,6 +200,36 @@ public record Faults(
         rate5xx,
         losePostResponseNext,
         refuseStatus,
+        value,
+        searchEnabled,
+        searchLagMs);
+  }
+
+  public Faults withSearchEnabled(boolean value) {
+    return new Faults(
+        jobDurationMs,
+        failRate,
+        latencyMs,
+        rate429,
+        rate5xx,
+        losePostResponseNext,
+        refuseStatus,
+        refuseRate,
+        value,
+        searchLagMs);
+  }
+
+  public Faults withSearchLagMs(int value) {
+    return new Faults(
+        jobDurationMs,
+        failRate,
+        latencyMs,
+        rate429,
+        rate5xx,
+        losePostResponseNext,
+        refuseStatus,
+        refuseRate,
+        searchEnabled,
         value);
   }
 
@@ -176,6 +257,8 @@ public record Faults(
             case LOSE_POST_RESPONSE_NEXT -> result.withLosePostResponseNext(count(name, value));
             case REFUSE_STATUS -> result.withRefuseStatus(refusal(value));
             case REFUSE_RATE -> result.withRefuseRate(probability(name, value));
+            case SEARCH_ENABLED -> result.withSearchEnabled(flag(name, value));
+            case SEARCH_LAG_MS -> result.withSearchLagMs(count(name, value));
             default -> throw new IllegalArgumentException("unknown fault field '" + name + "'");
           };
     }
@@ -193,6 +276,8 @@ public record Faults(
     json.put(LOSE_POST_RESPONSE_NEXT, losePostResponseNext);
     json.put(REFUSE_STATUS, refuseStatus);
     json.put(REFUSE_RATE, refuseRate);
+    json.put(SEARCH_ENABLED, searchEnabled);
+    json.put(SEARCH_LAG_MS, searchLagMs);
     return json;
   }
 
@@ -201,6 +286,13 @@ public record Faults(
       throw new IllegalArgumentException(name + " must be an integer >= 0");
     }
     return value.intValue();
+  }
+
+  private static boolean flag(String name, JsonNode value) {
+    if (!value.isBoolean()) {
+      throw new IllegalArgumentException(name + " must be true or false");
+    }
+    return value.booleanValue();
   }
 
   private static int refusal(JsonNode value) {

@@ -16,7 +16,9 @@ import com.genace.lifecycle.SweepWorkflowImpl;
 import com.genace.observation.LegacyObservationActivitiesImpl;
 import com.genace.observation.ObservationActivitiesImpl;
 import com.genace.observation.PollingPolicy;
+import com.genace.review.EvidenceActivitiesImpl;
 import com.genace.review.ReviewActivitiesImpl;
+import com.genace.review.ReviewSettings;
 import com.genace.workflows.GenerationWorkflowImpl;
 import com.genace.workflows.TaskQueues;
 import io.temporal.worker.Worker;
@@ -38,7 +40,34 @@ public final class GenerationWorkers {
       Clock clock,
       DispatchListener listener,
       SpendingAllowance allowance,
-      DispatchCircuit circuit) {
+      DispatchCircuit circuit,
+      ReviewSettings review) {
+
+    /** With the default review settings (self-settling on). */
+    public Dependencies(
+        OperationsLedger ledger,
+        GenaceClient genace,
+        ArtifactStore store,
+        String workerId,
+        DispatchGate gate,
+        PollingPolicy polling,
+        Clock clock,
+        DispatchListener listener,
+        SpendingAllowance allowance,
+        DispatchCircuit circuit) {
+      this(
+          ledger,
+          genace,
+          store,
+          workerId,
+          gate,
+          polling,
+          clock,
+          listener,
+          allowance,
+          circuit,
+          ReviewSettings.DEFAULT);
+    }
 
     /**
      * Without a dispatch listener, allowance or circuit: for tools and tests that do not need them
@@ -68,7 +97,33 @@ public final class GenerationWorkers {
     /** The same dependencies with this fleet-wide dispatch circuit. */
     public Dependencies withCircuit(DispatchCircuit replacement) {
       return new Dependencies(
-          ledger, genace, store, workerId, gate, polling, clock, listener, allowance, replacement);
+          ledger,
+          genace,
+          store,
+          workerId,
+          gate,
+          polling,
+          clock,
+          listener,
+          allowance,
+          replacement,
+          review);
+    }
+
+    /** The same dependencies with these review settings. */
+    public Dependencies withReview(ReviewSettings replacement) {
+      return new Dependencies(
+          ledger,
+          genace,
+          store,
+          workerId,
+          gate,
+          polling,
+          clock,
+          listener,
+          allowance,
+          circuit,
+          replacement);
     }
   }
 
@@ -112,6 +167,7 @@ public final class GenerationWorkers {
     worker.registerActivitiesImplementations(
         new ReviewActivitiesImpl(deps.ledger(), deps.workerId()),
         new CancelActivitiesImpl(deps.ledger(), deps.workerId()),
+        new EvidenceActivitiesImpl(deps.ledger(), deps.genace(), deps.review()),
         new LegacyObservationActivitiesImpl(
             deps.ledger(), deps.genace(), deps.workerId(), deps.polling(), deps.clock()),
         new DeliveryActivitiesImpl(

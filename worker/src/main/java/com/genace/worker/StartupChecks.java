@@ -25,6 +25,12 @@ import org.flywaydb.core.Flyway;
 final class StartupChecks {
 
   /** SQLSTATE classes a retry will not fix: invalid authorization (28), unknown database. */
+  private static final org.slf4j.Logger log =
+      org.slf4j.LoggerFactory.getLogger(StartupChecks.class);
+
+  /** An operation id no application uses: the search for it tells only whether it is offered. */
+  static final String SEARCH_PROBE = "genace-startup-search-probe";
+
   private static final String INVALID_AUTHORIZATION = "28";
 
   private static final String INVALID_CATALOG = "3D000";
@@ -150,12 +156,30 @@ final class StartupChecks {
     } catch (RuntimeException e) {
       return "genace_unavailable: " + rootMessage(e);
     }
+    reportSearch();
     return stack
         .config
         .artifacts()
         .problem(stack.artifacts)
         .map(problem -> "artifact_store_unavailable: " + problem)
         .orElse(null);
+  }
+
+  /**
+   * Says once whether this Genace offers the search by operation id: without it, reviews gather
+   * less evidence and never settle themselves. Each review asks again, so this only informs.
+   */
+  private void reportSearch() {
+    try {
+      boolean offered = stack.genace.search(SEARCH_PROBE).isPresent();
+      log.info(
+          offered
+              ? "Genace offers the search by operation id: reviews gather it as evidence"
+              : "Genace does not offer the search by operation id: reviews wait for an operator");
+    } catch (RuntimeException e) {
+      log.info(
+          "could not tell whether Genace offers the search by operation id: {}", e.getMessage());
+    }
   }
 
   /** The driver's own exception under the pool's wrapper ("connection is not available"). */

@@ -139,7 +139,8 @@ final class WorkerStack implements AutoCloseable {
             clock,
             state,
             allowance,
-            new DispatchCircuit(controls, config.workerId()));
+            new DispatchCircuit(controls, config.workerId()),
+            config.review());
     this.circuitProbe = new CircuitProbe(deps.circuit(), genace);
     GenerationWorkers.operationsWorker(
         factory,

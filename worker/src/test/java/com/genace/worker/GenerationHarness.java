@@ -14,6 +14,7 @@ import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.model.Phase;
 import com.genace.observation.PollingPolicy;
+import com.genace.review.ReviewSettings;
 import com.genace.simulator.Faults;
 import com.genace.simulator.GenaceSimulator;
 import com.genace.testing.TestDatabase;
@@ -47,6 +48,11 @@ final class GenerationHarness implements AutoCloseable {
 
   static final String API_KEY = "sim-test-key";
   static final Duration LEASE = Duration.ofSeconds(3);
+
+  /** Reviews wait for the operator a test plays; the search is repeated for one second. */
+  static final ReviewSettings OPERATOR_REVIEWS =
+      new ReviewSettings(false, Duration.ofSeconds(1), Duration.ofMillis(100));
+
   static final PollingPolicy FAST_POLLING =
       new PollingPolicy(Duration.ofMillis(50), Duration.ofMillis(200), 1.5, 0.2, 5);
 
@@ -70,9 +76,15 @@ final class GenerationHarness implements AutoCloseable {
 
   private final ArtifactStore store;
   private final Duration readTimeout;
+  private final ReviewSettings review;
 
   GenerationHarness(Path artifacts) {
     this(artifacts, simulator(), API_KEY, null, Duration.ofSeconds(2));
+  }
+
+  /** With these review settings, e.g. reviews that settle themselves. */
+  GenerationHarness(Path artifacts, ReviewSettings review) {
+    this(artifacts, simulator(), API_KEY, null, Duration.ofSeconds(2), true, review);
   }
 
   /**
@@ -84,7 +96,7 @@ final class GenerationHarness implements AutoCloseable {
       String apiKey,
       ArtifactStore store,
       Duration readTimeout) {
-    this(artifacts, simulator, apiKey, store, readTimeout, true);
+    this(artifacts, simulator, apiKey, store, readTimeout, true, OPERATOR_REVIEWS);
   }
 
   /**
@@ -98,6 +110,18 @@ final class GenerationHarness implements AutoCloseable {
       ArtifactStore store,
       Duration readTimeout,
       boolean workersOnTestFactory) {
+    this(artifacts, simulator, apiKey, store, readTimeout, workersOnTestFactory, OPERATOR_REVIEWS);
+  }
+
+  GenerationHarness(
+      Path artifacts,
+      GenaceSimulator simulator,
+      String apiKey,
+      ArtifactStore store,
+      Duration readTimeout,
+      boolean workersOnTestFactory,
+      ReviewSettings review) {
+    this.review = review;
     this.simulator = simulator;
     this.artifacts = artifacts;
     this.store = store == null ? new LocalDirectoryArtifactStore(artifacts) : store;
@@ -154,7 +178,8 @@ final class GenerationHarness implements AutoCloseable {
         Clock.systemUTC(),
         DispatchListener.NONE,
         new SwitchableAllowance(),
-        new DispatchCircuit(new WorkerControls(TestDatabase.dataSource()), workerId));
+        new DispatchCircuit(new WorkerControls(TestDatabase.dataSource()), workerId),
+        review);
   }
 
   private Optional<String> closedReason() {

@@ -56,26 +56,29 @@ class ObservationTest {
 
   @Test
   void a_remote_job_unknown_to_genace_sends_the_operation_to_review() throws Exception {
-    // An operator answers a review with a job id that Genace does not know.
-    harness.simulator.setFaults(harness.simulator.faults().withLosePostResponseNext(1));
+    // Genace forgets the job it accepted while it is observed.
+    harness.simulator.setFaults(
+        harness.simulator.faults().withLosePostResponseNext(1).withJobDurationMs(60_000));
     harness.client.start(request("op-not-found"));
     harness.awaitPhase("op-not-found", Phase.IN_REVIEW);
-    await().until(() -> harness.client.describe("op-not-found").phase() == Phase.IN_REVIEW);
+    await().until(() -> harness.client.describe("op-not-found").awaitsOperator());
+    String job = harness.simulator.jobsForOperation("op-not-found").get(0);
     harness.client.resolve(
-        "op-not-found",
-        new ReviewResolution("found_remote_job", "gen_no_such_job", "typo in the id", "alice"));
+        "op-not-found", new ReviewResolution("found_remote_job", job, "seen on Genace", "alice"));
+    harness.awaitPhase("op-not-found", Phase.OBSERVING);
+    assertThat(harness.postsFor("op-not-found")).isEqualTo(1);
+    harness.simulator.reset();
 
     await()
         .atMost(Duration.ofSeconds(30))
         .until(
             () ->
                 harness.row("op-not-found").reviewReason().orElse("").equals("remote_job_not_found")
-                    && harness.client.describe("op-not-found").phase() == Phase.IN_REVIEW);
+                    && harness.client.describe("op-not-found").awaitsOperator());
 
     assertThat(harness.client.describe("op-not-found").review().reason())
         .isEqualTo(ReviewReason.REMOTE_JOB_NOT_FOUND);
-    assertThat(harness.row("op-not-found").remoteJobId()).contains("gen_no_such_job");
-    assertThat(harness.postsFor("op-not-found")).isEqualTo(1);
+    assertThat(harness.row("op-not-found").remoteJobId()).contains(job);
     harness.client.resolve(
         "op-not-found", new ReviewResolution("abandon", null, "cannot find the job", "alice"));
     assertThat(harness.client.awaitResult("op-not-found", Duration.ofMinutes(1)).phase())

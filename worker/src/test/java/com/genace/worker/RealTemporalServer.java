@@ -72,15 +72,16 @@ final class RealTemporalServer implements AutoCloseable {
     this.ledger = new OperationsLedger(TestDatabase.dataSource(), GenerationHarness.LEASE);
     GenerationWorkers.Dependencies deps =
         new GenerationWorkers.Dependencies(
-            ledger,
-            new HttpGenaceClient(
-                GenaceClientConfig.of(simulator.baseUrl(), GenerationHarness.API_KEY)
-                    .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(2))),
-            new LocalDirectoryArtifactStore(artifacts),
-            "real-temporal-test-worker",
-            DispatchGate.OPEN,
-            GenerationHarness.FAST_POLLING,
-            Clock.systemUTC());
+                ledger,
+                new HttpGenaceClient(
+                    GenaceClientConfig.of(simulator.baseUrl(), GenerationHarness.API_KEY)
+                        .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(2))),
+                new LocalDirectoryArtifactStore(artifacts),
+                "real-temporal-test-worker",
+                DispatchGate.OPEN,
+                GenerationHarness.FAST_POLLING,
+                Clock.systemUTC())
+            .withReview(GenerationHarness.OPERATOR_REVIEWS);
     this.workers = WorkerFactory.newInstance(workflowClient);
     GenerationWorkers.operationsWorker(workers, deps, WorkerOptions.getDefaultInstance());
     GenerationWorkers.dispatchWorker(workers, deps, WorkerOptions.getDefaultInstance());

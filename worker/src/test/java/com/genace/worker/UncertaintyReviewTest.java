@@ -40,7 +40,7 @@ class UncertaintyReviewTest {
 
   private OperationView awaitReview(String operationId) {
     harness.awaitPhase(operationId, Phase.IN_REVIEW);
-    await().until(() -> harness.client.describe(operationId).phase() == Phase.IN_REVIEW);
+    await().until(() -> harness.client.describe(operationId).awaitsOperator());
     return harness.client.describe(operationId);
   }
 

@@ -79,6 +79,21 @@ class WorkerConfigTest {
         .doesNotContain("sk-secret");
   }
 
+  @Test
+  void reviews_settle_themselves_unless_turned_off() {
+    assertThat(WorkerConfig.fromEnvironment(minimal()).review().autoReconcile()).isTrue();
+    assertThat(WorkerConfig.fromEnvironment(minimal()).review().searchWindow()).hasSeconds(10);
+    Map<String, String> env = minimal();
+    env.put("GENACE_AUTO_RECONCILE", "false");
+    env.put("GENACE_EVIDENCE_SEARCH_SECONDS", "3");
+
+    WorkerConfig config = WorkerConfig.fromEnvironment(env);
+
+    assertThat(config.review().autoReconcile()).isFalse();
+    assertThat(config.review().searchWindow()).hasSeconds(3);
+    assertMessage("GENACE_AUTO_RECONCILE", "no", "GENACE_AUTO_RECONCILE must be true or false");
+  }
+
   private static void assertMessage(String variable, String value, String message) {
     Map<String, String> env = minimal();
     if (value == null) {

@@ -2,6 +2,22 @@ package com.genace.review;
 
 import com.genace.model.ReviewReason;
 
-/** An uncertainty review as the workflow sees it; {@code resolution} is null while open. */
+/**
+ * An uncertainty review as the workflow sees it; {@code resolution} is null while open, {@code
+ * evidence} null until gathered (and for workflows started before evidence was gathered).
+ */
 public record ReviewCase(
-    ReviewReason reason, String detail, String evidenceRemoteJobId, ReviewResolution resolution) {}
+    ReviewReason reason,
+    String detail,
+    String evidenceRemoteJobId,
+    ReviewResolution resolution,
+    ReviewEvidence evidence) {
+
+  public ReviewCase withResolution(ReviewResolution resolved) {
+    return new ReviewCase(reason, detail, evidenceRemoteJobId, resolved, evidence);
+  }
+
+  public ReviewCase withEvidence(ReviewEvidence gathered) {
+    return new ReviewCase(reason, detail, evidenceRemoteJobId, resolution, gathered);
+  }
+}

@@ -1,5 +1,6 @@
 package com.genace.review;
 
+import com.genace.model.IdentifierRule;
 import com.genace.model.ReviewDecision;
 import java.util.Locale;
 import java.util.Optional;
@@ -13,6 +14,9 @@ import java.util.Optional;
  */
 public record ReviewResolution(
     String decision, String remoteJobId, String reason, String resolvedBy) {
+
+  /** An operator's explanation, not an essay: it is stored and shown in every listing. */
+  public static final int MAX_REASON_LENGTH = 2000;
 
   /**
    * Checks the resolution on its own (not against the workflow's state).
@@ -33,6 +37,31 @@ public record ReviewResolution(
     }
     if (reason == null || reason.isBlank()) {
       return Optional.of("a reason is required");
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Checks the resolution whole, as the workflow does before accepting it: {@link #problem()}, then
+   * the job id by the ledger's identifier rule (a job id the ledger would refuse must never be
+   * accepted, or recording it would fail for good), the reason's length and who resolved it.
+   */
+  public Optional<String> problemAsWhole() {
+    Optional<String> basic = problem();
+    if (basic.isPresent()) {
+      return basic;
+    }
+    if (parsedDecision().orElseThrow() == ReviewDecision.FOUND_REMOTE_JOB) {
+      Optional<String> jobId = IdentifierRule.problem(remoteJobId.trim(), "remote job id");
+      if (jobId.isPresent()) {
+        return jobId;
+      }
+    }
+    if (reason.length() > MAX_REASON_LENGTH) {
+      return Optional.of("the reason is longer than " + MAX_REASON_LENGTH + " characters");
+    }
+    if (resolvedBy != null && !resolvedBy.isBlank()) {
+      return IdentifierRule.problem(resolvedBy, "resolvedBy");
     }
     return Optional.empty();
   }

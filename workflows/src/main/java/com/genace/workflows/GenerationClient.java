@@ -55,6 +55,9 @@ public final class GenerationClient {
   /** How often {@link #awaitEndOrReview} asks the workflow where it stands. */
   static final Duration REVIEW_CHECK_INTERVAL = Duration.ofSeconds(1);
 
+  /** The signal's name; its payload is a resolution's JSON, read by the workflow itself. */
+  public static final String RESOLUTION_SIGNAL = "resolveReconciliation";
+
   private final WorkflowClient client;
 
   public GenerationClient(WorkflowClient client) {
@@ -219,7 +222,7 @@ public final class GenerationClient {
    */
   public void signalResolution(String operationId, ReviewResolution resolution) {
     try {
-      stub(operationId).resolveReconciliation(resolution);
+      WorkflowStub.fromTyped(stub(operationId)).signal(RESOLUTION_SIGNAL, resolution);
     } catch (WorkflowNotFoundException e) {
       throw endedOrUnknown(operationId, e);
     }
@@ -261,7 +264,7 @@ public final class GenerationClient {
         return new Outcome.Ended(result(operationId, wait.isNegative() ? Duration.ZERO : wait));
       } catch (TimeoutException e) {
         OperationView view = viewOrNull(operationId);
-        if (view != null && view.phase() == Phase.IN_REVIEW) {
+        if (view != null && view.awaitsOperator()) {
           return new Outcome.NeedsOperator(view);
         }
         if (System.nanoTime() - deadline >= 0) {

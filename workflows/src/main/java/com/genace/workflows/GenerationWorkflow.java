@@ -1,5 +1,6 @@
 package com.genace.workflows;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.genace.lifecycle.CancelRequest;
 import com.genace.review.ReviewResolution;
 import io.temporal.workflow.QueryMethod;
@@ -30,13 +31,21 @@ public interface GenerationWorkflow {
   OperationResult run(GenerationRequest request);
 
   /**
-   * An operator's decision on an open review. An invalid one (unknown decision, missing job id, not
-   * in review) changes nothing; it is logged and listed by {@link #describe()}.
+   * An operator's decision on an open review, as a {@link ReviewResolution}'s JSON. Taken raw so
+   * that a payload of any shape (an array, a string, a number for a field, an unknown field) is
+   * answered. A refused one (malformed, unknown decision, a job id the ledger would refuse, not in
+   * review, a job Genace does not know or that carries another operation id, {@code not_submitted}
+   * while Genace holds a job of this operation) changes nothing; it is logged, counted and listed
+   * with its reason by {@link #describe()} and in the Web UI's current details.
    */
   @SignalMethod
-  void resolveReconciliation(ReviewResolution resolution);
+  void resolveReconciliation(JsonNode resolution);
 
-  /** The same decision with synchronous feedback: an invalid one is refused by the validator. */
+  /**
+   * The same decision with synchronous feedback: the validator refuses what can be checked at once;
+   * a job named by {@code found_remote_job} is then read on Genace, and a refusal fails the update
+   * with its reason (type {@code ResolutionRefused}) and is listed by {@link #describe()}.
+   */
   @UpdateMethod
   String resolve(ReviewResolution resolution);
 

@@ -1,5 +1,6 @@
 package com.genace.workflows;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.genace.delivery.DeliveredArtifact;
 import com.genace.delivery.DeliveryActivities;
 import com.genace.delivery.DeliveryResult;
@@ -17,8 +18,12 @@ import com.genace.model.ReviewReason;
 import com.genace.observation.LegacyObservationActivities;
 import com.genace.observation.ObservationActivities;
 import com.genace.observation.ObservationResult;
+import com.genace.review.EvidenceActivities;
+import com.genace.review.JobCheck;
+import com.genace.review.ResolutionPayload;
 import com.genace.review.ReviewActivities;
 import com.genace.review.ReviewCase;
+import com.genace.review.ReviewEvidence;
 import com.genace.review.ReviewOpened;
 import com.genace.review.ReviewResolution;
 import io.temporal.activity.ActivityOptions;
@@ -97,6 +102,22 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
    */
   static final String CANCEL_WITH_MEANING = "cancel-with-meaning";
 
+  /**
+   * The change id of resolutions checked whole before they are accepted (version 1): the ledger's
+   * identifier rule, a named job read on Genace first, a permanent recording failure refused rather
+   * than retried; and a payload of any shape answered. The default version takes them as before.
+   */
+  static final String CHECKED_RESOLUTIONS = "checked-resolutions";
+
+  /** The change id of evidence gathered when a review opens, and reviews settling themselves. */
+  static final String REVIEW_EVIDENCE = "review-evidence";
+
+  /** Who resolved a review that settled itself. */
+  public static final String RECONCILER = "reconciler";
+
+  /** How many refused resolutions the Web UI's current details repeat. */
+  static final int REFUSALS_SHOWN = 3;
+
   private static final Logger log = Workflow.getLogger(GenerationWorkflowImpl.class);
   private static final OperationLog outcomes = new OperationLog(log);
 
@@ -119,6 +140,29 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
           .setTaskQueue(TaskQueues.OPERATIONS)
           .setStartToCloseTimeout(Duration.ofSeconds(30))
           .setRetryOptions(RETRY_FREELY)
+          .build();
+
+  /**
+   * Reads Genace only; the evidence activity repeats the search itself for its short window, hence
+   * the longer timeout. A Genace that stays unreachable leaves the review without evidence.
+   */
+  private static final ActivityOptions EVIDENCE =
+      ActivityOptions.newBuilder()
+          .setTaskQueue(TaskQueues.OPERATIONS)
+          .setStartToCloseTimeout(Duration.ofMinutes(2))
+          .setRetryOptions(RetryOptions.newBuilder(RETRY_FREELY).setMaximumAttempts(5).build())
+          .build();
+
+  /** Reads one job an operator named; a Genace unreachable for every attempt refuses the job. */
+  private static final ActivityOptions CHECK_JOB =
+      ActivityOptions.newBuilder()
+          .setTaskQueue(TaskQueues.OPERATIONS)
+          .setStartToCloseTimeout(Duration.ofSeconds(30))
+          .setRetryOptions(
+              RetryOptions.newBuilder(RETRY_FREELY)
+                  .setMaximumInterval(Duration.ofSeconds(5))
+                  .setMaximumAttempts(4)
+                  .build())
           .build();
 
   /** Never retried: a second POST could pay for a second render. The timeout comes per request. */
@@ -182,7 +226,10 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   private RemoteStatus lastRemoteStatus;
   private int dispatchAttempts;
   private ReviewCase review;
-  private ReviewResolution pendingResolution;
+  private Submission pending;
+  private boolean applyingResolution;
+  private boolean gatheringEvidence;
+  private String phaseDetails = "";
   private final List<String> rejectedResolutions = new ArrayList<>();
   private List<DeliveredArtifact> artifacts = List.of();
   private OperationResult result;
@@ -236,7 +283,8 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
       // No search-attribute upsert here: the client sets GenacePhase=pending at start, and the
       // phase the dispatch sets next is committed in the same workflow task as a quick
       // registration, so an upsert of "pending" would only add a history event nobody sees.
-      showDetails(Phase.PENDING, "registering the operation");
+      phaseDetails = "registering the operation";
+      showDetails();
       Workflow.newLocalActivityStub(ReviewActivities.class, LOCAL_LEDGER_STEP).register(request);
     }
   }
@@ -350,7 +398,7 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
 
   /** The ledger holds the review already: the workflow waits for its resolution. */
   private Step inReview(ReviewReason reason, String detail, String evidenceRemoteJobId) {
-    review = new ReviewCase(reason, detail, evidenceRemoteJobId, null);
+    review = new ReviewCase(reason, detail, evidenceRemoteJobId, null, null);
     setPhase(Phase.IN_REVIEW, "waiting for an operator: " + reason.wire());
     outcomes.error(
         operationId,
@@ -359,42 +407,57 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
         operationId,
         reason.wire(),
         detail);
+    if (Workflow.getVersion(REVIEW_EVIDENCE, Workflow.DEFAULT_VERSION, 1) == 1) {
+      gatherEvidence(evidenceRemoteJobId);
+    }
     return Step.REVIEW;
   }
 
   private Step awaitResolution() {
-    while (!Workflow.await(REVIEW_REMINDER_INTERVAL, () -> pendingResolution != null)) {
-      outcomes.warn(
-          operationId,
-          remoteJobId,
-          "operation {} still waits for review: {}",
-          operationId,
-          review.reason().wire());
-      Workflow.getMetricsScope().counter("genace_review_reminders").inc(1);
-    }
-    ReviewResolution resolution = pendingResolution;
-    pendingResolution = null;
-    activity(ReviewActivities.class, LEDGER_STEP, "record resolution " + resolution.decision())
-        .recordResolution(operationId, resolution);
-    review =
-        new ReviewCase(review.reason(), review.detail(), review.evidenceRemoteJobId(), resolution);
-    ReviewDecision decision = resolution.parsedDecision().orElseThrow();
-    outcomes.info(
-        operationId,
-        decision == ReviewDecision.FOUND_REMOTE_JOB ? resolution.remoteJobId().trim() : remoteJobId,
-        "operation {}: resolution {} by {} accepted: {}",
-        operationId,
-        decision.wire(),
-        resolution.resolvedBy(),
-        resolution.reason());
-    return switch (decision) {
-      case FOUND_REMOTE_JOB -> {
-        remoteJobId = resolution.remoteJobId().trim();
-        yield Step.OBSERVE;
+    while (true) {
+      while (!Workflow.await(REVIEW_REMINDER_INTERVAL, () -> pending != null)) {
+        outcomes.warn(
+            operationId,
+            remoteJobId,
+            "operation {} still waits for review: {}",
+            operationId,
+            review.reason().wire());
+        Workflow.getMetricsScope().counter("genace_review_reminders").inc(1);
       }
-      case NOT_SUBMITTED -> Step.DISPATCH;
-      case ABANDON -> finish(Phase.ABANDONED, "abandoned: " + resolution.reason());
-    };
+      Submission submission = pending;
+      pending = null;
+      applyingResolution = true;
+      Optional<String> refusal = applyResolution(submission);
+      applyingResolution = false;
+      if (submission.verdict() != null) {
+        submission.verdict().decide(refusal.orElse(null));
+      }
+      if (refusal.isPresent()) {
+        refuse(submission.shown(), refusal.get());
+        continue;
+      }
+      ReviewResolution resolution = submission.resolution();
+      review = review.withResolution(resolution);
+      ReviewDecision decision = resolution.parsedDecision().orElseThrow();
+      outcomes.info(
+          operationId,
+          decision == ReviewDecision.FOUND_REMOTE_JOB
+              ? resolution.remoteJobId().trim()
+              : remoteJobId,
+          "operation {}: resolution {} by {} accepted: {}",
+          operationId,
+          decision.wire(),
+          resolution.resolvedBy(),
+          resolution.reason());
+      return switch (decision) {
+        case FOUND_REMOTE_JOB -> {
+          remoteJobId = resolution.remoteJobId().trim();
+          yield Step.OBSERVE;
+        }
+        case NOT_SUBMITTED -> Step.DISPATCH;
+        case ABANDON -> finish(Phase.ABANDONED, "abandoned: " + resolution.reason());
+      };
+    }
   }
 
   private Step observe() {
@@ -446,30 +509,41 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   }
 
   @Override
-  public void resolveReconciliation(ReviewResolution resolution) {
-    Optional<String> problem = problemWith(resolution);
-    if (problem.isPresent()) {
-      rejectedResolutions.add(problem.get());
-      outcomes.warn(
-          operationId,
-          remoteJobId,
-          "operation {}: resolution refused: {}",
-          operationId,
-          problem.get());
+  public void resolveReconciliation(JsonNode payload) {
+    ResolutionPayload.Parsed parsed = ResolutionPayload.parse(payload);
+    String shown = ResolutionPayload.shown(payload);
+    if (parsed.problem() != null) {
+      refuse(shown, parsed.problem());
       return;
     }
-    pendingResolution = resolution;
+    Optional<String> problem = problemWith(parsed.resolution(), checkedResolutions());
+    if (problem.isPresent()) {
+      refuse(shown, problem.get());
+      return;
+    }
+    pending = new Submission(parsed.resolution(), shown, false, null);
   }
 
   @Override
   public String resolve(ReviewResolution resolution) {
-    pendingResolution = resolution;
-    return "accepted " + resolution.parsedDecision().orElseThrow().wire();
+    String accepted = "accepted " + resolution.parsedDecision().orElseThrow().wire();
+    if (!checkedResolutions()) {
+      pending = new Submission(resolution, String.valueOf(resolution), false, null);
+      return accepted;
+    }
+    Verdict verdict = new Verdict();
+    pending = new Submission(resolution, String.valueOf(resolution), false, verdict);
+    Workflow.await(verdict::decided);
+    if (verdict.refusal() != null) {
+      throw ApplicationFailure.newNonRetryableFailure(verdict.refusal(), "ResolutionRefused");
+    }
+    return accepted;
   }
 
   @Override
   public void validateResolve(ReviewResolution resolution) {
-    problemWith(resolution)
+    // A validator may not ask for the version: it checks whole, which only refuses more.
+    problemWith(resolution, true)
         .ifPresent(
             problem -> {
               outcomes.warn(
@@ -482,15 +556,26 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
             });
   }
 
-  private Optional<String> problemWith(ReviewResolution resolution) {
+  private Optional<String> problemWith(ReviewResolution resolution, boolean whole) {
     if (resolution == null) {
       return Optional.of("the resolution is empty");
     }
-    if (phase != Phase.IN_REVIEW || pendingResolution != null) {
+    if (phase != Phase.IN_REVIEW || pending != null) {
       return Optional.of(
           "operation " + operationId + " is not in review (phase " + phase.wire() + ")");
     }
-    return resolution.problem();
+    if (!whole) {
+      return resolution.problem();
+    }
+    if (applyingResolution) {
+      return Optional.of(
+          "operation " + operationId + " is applying another resolution; ask again shortly");
+    }
+    Optional<String> problem = resolution.problemAsWhole();
+    if (problem.isPresent()) {
+      return problem;
+    }
+    return problemForEvidence(resolution);
   }
 
   // Cancellation (CANCEL_WITH_MEANING, version 1).
@@ -691,7 +776,8 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
         dispatchAttempts,
         review,
         List.copyOf(rejectedResolutions),
-        artifacts);
+        artifacts,
+        phase == Phase.IN_REVIEW && !gatheringEvidence && pending == null && !applyingResolution);
   }
 
   private void setPhase(Phase next, String details) {
@@ -703,17 +789,31 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
       updates.add(GenerationSearchAttributes.REMOTE_JOB_ID.valueSet(remoteJobId));
     }
     Workflow.upsertTypedSearchAttributes(updates.toArray(new SearchAttributeUpdate<?>[0]));
-    showDetails(next, details);
+    phaseDetails = details;
+    showDetails();
   }
 
-  /** The Web UI's current details: no history event. */
-  private void showDetails(Phase next, String details) {
-    Workflow.setCurrentDetails(
-        "**"
-            + next.wire()
-            + "** — "
-            + details
-            + (remoteJobId == null ? "" : "\n\nremote job: `" + remoteJobId + "`"));
+  /**
+   * The Web UI's current details: the phase and what it waits for, the review's evidence, the
+   * remote job and the latest refused resolutions. Metadata only, no command: refreshing it changes
+   * no history.
+   */
+  private void showDetails() {
+    StringBuilder details = new StringBuilder("**" + phase.wire() + "** — " + phaseDetails);
+    if (phase == Phase.IN_REVIEW && review != null && review.evidence() != null) {
+      details.append("\n\nevidence: ").append(review.evidence().summary());
+    }
+    if (remoteJobId != null) {
+      details.append("\n\nremote job: `").append(remoteJobId).append('`');
+    }
+    int shown = Math.min(REFUSALS_SHOWN, rejectedResolutions.size());
+    if (shown > 0) {
+      details.append("\n\nrefused resolutions (latest last):");
+      rejectedResolutions
+          .subList(rejectedResolutions.size() - shown, rejectedResolutions.size())
+          .forEach(refusal -> details.append("\n- ").append(refusal));
+    }
+    Workflow.setCurrentDetails(details.toString());
   }
 
   private static <T> T activity(Class<T> type, ActivityOptions options, String summary) {
@@ -724,5 +824,152 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   private static String describe(ActivityFailure failure) {
     Throwable cause = failure.getCause() == null ? failure : failure.getCause();
     return cause.getClass().getSimpleName() + ": " + cause.getMessage();
+  }
+
+  // ---- Reviews: resolutions checked whole, evidence, self-settling --------------------------
+
+  /** Whether resolutions are checked whole ({@value #CHECKED_RESOLUTIONS} version 1). */
+  private boolean checkedResolutions() {
+    return Workflow.getVersion(CHECKED_RESOLUTIONS, Workflow.DEFAULT_VERSION, 1) == 1;
+  }
+
+  /**
+   * Asks Genace what it knows about the operation; with exactly one job carrying its id (and
+   * self-settling on) the review resolves itself. Without evidence (Genace unreachable for every
+   * attempt) the review simply waits for an operator.
+   */
+  private void gatherEvidence(String seenJobId) {
+    gatheringEvidence = true;
+    ReviewEvidence evidence;
+    try {
+      evidence =
+          activity(EvidenceActivities.class, EVIDENCE, "gather evidence on Genace")
+              .gatherEvidence(operationId, seenJobId);
+    } catch (ActivityFailure failure) {
+      log.warn("operation {}: no evidence gathered: {}", operationId, describe(failure));
+      return;
+    } finally {
+      gatheringEvidence = false;
+    }
+    review = review.withEvidence(evidence);
+    if (evidence.duplicates()) {
+      log.error("operation {}: {}", operationId, evidence.summary());
+    }
+    // An operator who answered while the evidence was gathered goes first.
+    if (evidence.selfSettleJobId() != null && pending == null) {
+      ReviewResolution settled =
+          new ReviewResolution(
+              ReviewDecision.FOUND_REMOTE_JOB.wire(),
+              evidence.selfSettleJobId(),
+              "settled by itself: " + evidence.summary(),
+              RECONCILER);
+      pending = new Submission(settled, "self-settling", true, null);
+      log.info("operation {}: review settles itself with {}", operationId, settled.remoteJobId());
+    }
+    showDetails();
+  }
+
+  /**
+   * Refuses {@code not_submitted} while Genace shows a job carrying this operation id: dispatching
+   * again would pay for a second render.
+   */
+  private Optional<String> problemForEvidence(ReviewResolution resolution) {
+    ReviewEvidence evidence = review == null ? null : review.evidence();
+    if (evidence == null
+        || evidence.candidates().isEmpty()
+        || resolution.parsedDecision().orElse(null) != ReviewDecision.NOT_SUBMITTED) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "not_submitted refused: Genace holds "
+            + evidence.summary()
+            + "; resolve found_remote_job (or abandon)");
+  }
+
+  /**
+   * Checks a resolution where it names a job on Genace, then records it in the ledger.
+   *
+   * @return the refusal, if any; the review then stays open and resolvable
+   */
+  private Optional<String> applyResolution(Submission submission) {
+    ReviewResolution resolution = submission.resolution();
+    ReviewActivities steps =
+        activity(ReviewActivities.class, LEDGER_STEP, "record resolution " + resolution.decision());
+    if (!checkedResolutions()) {
+      steps.recordResolution(operationId, resolution);
+      return Optional.empty();
+    }
+    Optional<String> refusal = problemForEvidence(resolution);
+    if (refusal.isEmpty()
+        && !submission.prechecked()
+        && resolution.parsedDecision().orElseThrow() == ReviewDecision.FOUND_REMOTE_JOB) {
+      refusal = checkOnGenace(resolution.remoteJobId().trim());
+    }
+    if (refusal.isPresent()) {
+      return refusal;
+    }
+    try {
+      steps.recordResolution(operationId, resolution);
+      return Optional.empty();
+    } catch (ActivityFailure failure) {
+      if (failure.getCause() instanceof ApplicationFailure app && app.isNonRetryable()) {
+        return Optional.of("the ledger refused it: " + app.getOriginalMessage());
+      }
+      throw failure;
+    }
+  }
+
+  private Optional<String> checkOnGenace(String jobId) {
+    try {
+      JobCheck check =
+          activity(EvidenceActivities.class, CHECK_JOB, "GET /v1/generations/" + jobId + " (check)")
+              .checkFoundJob(operationId, jobId);
+      return Optional.ofNullable(check.refusal());
+    } catch (ActivityFailure failure) {
+      return Optional.of("could not read job " + jobId + " on Genace: " + describe(failure));
+    }
+  }
+
+  /** Records a refused resolution where describe and the Web UI show it, and counts it. */
+  private void refuse(String shown, String reason) {
+    rejectedResolutions.add("refused " + shown + ": " + reason);
+    outcomes.warn(
+        operationId,
+        remoteJobId,
+        "operation {}: resolution {} refused: {}",
+        operationId,
+        shown,
+        reason);
+    Workflow.getMetricsScope().counter("genace_review_resolutions_refused").inc(1);
+    showDetails();
+  }
+
+  /**
+   * A resolution waiting to be applied.
+   *
+   * @param shown how a refusal names it
+   * @param prechecked already checked on Genace (a review settling itself from its evidence)
+   * @param verdict where an update waits for the outcome; null for a signal
+   */
+  private record Submission(
+      ReviewResolution resolution, String shown, boolean prechecked, Verdict verdict) {}
+
+  /** The outcome an update handler waits for. */
+  private static final class Verdict {
+    private boolean decided;
+    private String refusal;
+
+    void decide(String refusalOrNull) {
+      refusal = refusalOrNull;
+      decided = true;
+    }
+
+    boolean decided() {
+      return decided;
+    }
+
+    String refusal() {
+      return refusal;
+    }
   }
 }

@@ -189,7 +189,16 @@ class ContractSchemaTest {
       for (RemoteStatus status : RemoteStatus.values()) {
         assertValid(
             "describe-result",
-            new OperationView("op", phase, "gen_1", status.wire(), 2, null, List.of("refused")));
+            new OperationView(
+                "op",
+                phase,
+                "gen_1",
+                status.wire(),
+                2,
+                null,
+                List.of("refused"),
+                List.of(),
+                false));
       }
     }
     for (ReviewReason reason : ReviewReason.values()) {
@@ -201,8 +210,10 @@ class ContractSchemaTest {
               null,
               null,
               1,
-              new ReviewCase(reason, "d", null, null),
-              List.of()));
+              new ReviewCase(reason, "d", null, null, null),
+              List.of(),
+              List.of(),
+              true));
       assertValid(
           "describe-result",
           new OperationView(
@@ -211,8 +222,10 @@ class ContractSchemaTest {
               "gen_1",
               null,
               1,
-              new ReviewCase(reason, "d", "gen_0", resolution),
-              List.of()));
+              new ReviewCase(reason, "d", "gen_0", resolution, null),
+              List.of(),
+              List.of(),
+              false));
     }
     for (JsonNode example : examples("describe-result")) {
       assertThat(errors("describe-result", example)).isEmpty();
@@ -223,7 +236,7 @@ class ContractSchemaTest {
   @Test
   void every_end_of_an_operation_matches_the_workflow_result_schema() {
     for (Phase phase : Phase.values()) {
-      JsonNode result = toWire(new OperationResult("op", phase, "gen_1", "detail"));
+      JsonNode result = toWire(new OperationResult("op", phase, "gen_1", "detail", List.of()));
       if (phase.isTerminal()) {
         assertThat(errors("workflow-result", result)).as(phase.name()).isEmpty();
       } else {

@@ -3,6 +3,7 @@ package com.genace.ops.demo;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import com.genace.model.Phase;
+import com.genace.simulator.Faults;
 import com.genace.workflows.GenerationRequest;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -93,8 +94,14 @@ public final class DemoCommand implements Callable<Integer> {
           "Genace (simulated): renders take 1.5 s; 10% fail; 5% of requests are answered 429 and"
               + " 2% 503;");
       screen.event(
-          "  the responses to the first 2 POSTs are lost after Genace created the job: nobody"
-              + " knows whether a paid render exists.");
+          "  the response to the first POST is lost after Genace created the job, while Genace"
+              + " offers no search: nobody knows whether a paid render exists, and a person"
+              + " must look;");
+      screen.event(
+          "  then "
+              + SELF_SETTLING_LOSSES
+              + " more responses are lost with the search offered: each review finds the one job"
+              + " carrying its operation id and settles itself.");
       List<String> ids = submit(stack);
       screen.event(
           "Submitted "
@@ -174,6 +181,29 @@ public final class DemoCommand implements Callable<Integer> {
     }
   }
 
+  /** Lost POST responses that settle themselves: Genace's search lists their job. */
+  static final int SELF_SETTLING_LOSSES = 3;
+
+  /**
+   * The first operation's POST response is lost while this Genace offers no search, so its review
+   * needs a person; once it waits for one, the search is offered again and the next {@value
+   * #SELF_SETTLING_LOSSES} lost responses settle themselves.
+   */
+  private void loseTheFirstResponseWithoutSearch(DemoStack stack, String id, String input)
+      throws InterruptedException {
+    Faults normal = stack.simulator.faults();
+    stack.simulator.setFaults(normal.withSearchEnabled(false).withLosePostResponseNext(1));
+    stack.client.start(new GenerationRequest(id, "image-v1", input));
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (!stack.client.describe(id).awaitsOperator()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(id + " did not reach its review within 60 s");
+      }
+      Thread.sleep(TICK.toMillis());
+    }
+    stack.simulator.setFaults(normal.withLosePostResponseNext(SELF_SETTLING_LOSSES));
+  }
+
   /** Starts the operations from a few threads, as several application instances would. */
   private List<String> submit(DemoStack stack) throws InterruptedException {
     int width = Math.max(2, Integer.toString(operations).length());
@@ -183,7 +213,11 @@ public final class DemoCommand implements Callable<Integer> {
       String id = String.format("demo-%0" + width + "d", i);
       String input = "{\"prompt\":\"demo render " + i + "\"}";
       ids.add(id);
-      starts.add(() -> stack.client.start(new GenerationRequest(id, "image-v1", input)));
+      if (i == 1) {
+        loseTheFirstResponseWithoutSearch(stack, id, input);
+      } else {
+        starts.add(() -> stack.client.start(new GenerationRequest(id, "image-v1", input)));
+      }
     }
     ExecutorService submitters = Executors.newFixedThreadPool(SUBMITTERS);
     try {

@@ -4,9 +4,12 @@ import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.model.Phase;
 import com.genace.model.ReviewDecision;
+import com.genace.review.EvidenceJob;
+import com.genace.review.ReviewEvidence;
 import com.genace.review.ReviewResolution;
 import com.genace.simulator.GenaceSimulator;
 import com.genace.workflows.GenerationClient;
+import com.genace.workflows.OperationView;
 import com.genace.workflows.ResolutionRefusedException;
 import java.time.Instant;
 import java.util.List;
@@ -16,9 +19,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
- * Resolves reviews as an operator would: for an operation waiting in review, look it up on Genace
- * (here the simulator's job list by operation id); a job found means {@code found_remote_job} with
- * its id, none means {@code not_submitted}. The decision goes through the same validated update as
+ * Resolves reviews as an operator would, once the review waits for one (its evidence gathered and
+ * it did not settle itself): the evidence first; without a job in it, a look on Genace's side (here
+ * the simulator's job list by operation id). A job found means {@code found_remote_job} with its
+ * id, none means {@code not_submitted}. The decision goes through the same validated update as
  * {@code ./genace ops resolve}.
  */
 final class DemoOperator {
@@ -57,7 +61,15 @@ final class DemoOperator {
 
   private void resolve(OperationRow row, Instant opened) {
     String id = row.operationId();
-    List<String> jobs = genace.jobsForOperation(id);
+    OperationView view = client.describe(id);
+    if (!view.awaitsOperator()) {
+      return; // still gathering evidence, or settling itself
+    }
+    ReviewEvidence evidence = view.review() == null ? null : view.review().evidence();
+    List<String> jobs =
+        evidence != null && !evidence.candidates().isEmpty()
+            ? evidence.candidates().stream().map(EvidenceJob::id).toList()
+            : genace.jobsForOperation(id);
     ReviewDecision decision =
         jobs.isEmpty() ? ReviewDecision.NOT_SUBMITTED : ReviewDecision.FOUND_REMOTE_JOB;
     String job = jobs.isEmpty() ? null : jobs.get(jobs.size() - 1);
@@ -65,6 +77,7 @@ final class DemoOperator {
         jobs.isEmpty()
             ? "Genace lists no job for this operation id"
             : "Genace lists job " + job + " for this operation id";
+    String evidenceSaid = evidence == null ? "no evidence" : "evidence: " + evidence.summary();
     try {
       client.resolve(id, new ReviewResolution(decision.wire(), job, reason, NAME));
     } catch (ResolutionRefusedException notYet) {
@@ -79,7 +92,9 @@ final class DemoOperator {
             + id
             + ": "
             + explain(why, detail)
-            + "; operator "
+            + " ("
+            + evidenceSaid
+            + "); operator "
             + (job == null
                 ? "found nothing on Genace -> resolved not_submitted (dispatch again)"
                 : "found " + job + " on Genace -> resolved found_remote_job"));

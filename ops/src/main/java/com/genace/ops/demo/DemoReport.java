@@ -8,6 +8,7 @@ import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.TransitionRow;
 import com.genace.simulator.GenaceSimulator;
 import com.genace.simulator.SimulatorStats;
+import com.genace.workflows.GenerationWorkflowImpl;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +29,7 @@ record DemoReport(
     long abandoned,
     long uncertainOpened,
     long uncertainResolved,
+    long uncertainSelfSettled,
     long postsSent,
     long jobsCreated,
     long responsesLost,
@@ -57,6 +59,7 @@ record DemoReport(
     long abandoned = 0;
     long opened = 0;
     long resolved = 0;
+    long selfSettled = 0;
     long rateLimited = 0;
     long duplicatePosts = 0;
     long duplicateRenders = 0;
@@ -82,7 +85,12 @@ record DemoReport(
           case "review_resolved" -> {
             resolved++;
             String decision = details.path("decision").asText();
-            reviews.add(decision);
+            boolean settledItself =
+                GenerationWorkflowImpl.RECONCILER.equals(details.path("resolved_by").asText());
+            if (settledItself) {
+              selfSettled++;
+            }
+            reviews.add(settledItself ? decision + " (settled itself)" : decision);
             if (decision.equals("not_submitted")) {
               notSubmittedHere++;
             }
@@ -115,6 +123,7 @@ record DemoReport(
         abandoned,
         opened,
         resolved,
+        selfSettled,
         stats.postsTotal(),
         stats.jobsCreated(),
         stats.responsesLost(),
@@ -133,6 +142,7 @@ record DemoReport(
     json.put("abandoned", abandoned);
     json.put("uncertain_opened", uncertainOpened);
     json.put("uncertain_resolved", uncertainResolved);
+    json.put("uncertain_self_settled", uncertainSelfSettled);
     json.put("posts_sent", postsSent);
     json.put("jobs_created", jobsCreated);
     json.put("responses_lost", responsesLost);
@@ -160,8 +170,9 @@ record DemoReport(
     out.printf("  failed       %4d   renders that failed on Genace (10%% simulated)%n", failed);
     out.printf("  abandoned    %4d%n", abandoned);
     out.printf(
-        "  reviews      %4d   opened (outcome of the POST unknown), %d resolved by the operator%n",
-        uncertainOpened, uncertainResolved);
+        "  reviews      %4d   opened (outcome of the POST unknown): %d settled themselves from"
+            + " Genace's evidence, %d resolved by the operator%n",
+        uncertainOpened, uncertainSelfSettled, uncertainResolved - uncertainSelfSettled);
     out.printf(
         "  POSTs        %4d   sent to Genace: %d created a job (%d of them lost their response);"
             + " %d created nothing (answered 429 or 503) and were sent again later%n",

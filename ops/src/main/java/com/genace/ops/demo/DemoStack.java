@@ -48,7 +48,7 @@ final class DemoStack implements AutoCloseable {
           30, // latency_ms
           0.05, // rate_429
           0.02, // rate_5xx: a POST answered 503 has an unknown outcome
-          2, // lose_post_response_next: the first two creates lose their response
+          0, // lose_post_response_next: the demo loses responses itself (see DemoCommand)
           401, // refuse_status
           0.0); // refuse_rate: the key works and the credits last
 

@@ -1,6 +1,7 @@
 package com.genace.ops.operations;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.genace.client.AccountProblem;
 import com.genace.controls.DispatchCircuit;
 import com.genace.ledger.ListOrder;
@@ -8,6 +9,7 @@ import com.genace.ledger.OperationPage;
 import com.genace.ledger.OperationQuery;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
+import com.genace.ledger.ReviewEvidenceRow;
 import com.genace.model.Phase;
 import com.genace.ops.Environment;
 import java.io.PrintWriter;
@@ -15,7 +17,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
@@ -114,17 +118,26 @@ final class ListCommand implements Runnable {
     OperationPage page;
     Optional<String> circuit = Optional.empty();
     Instant now;
+    Map<String, ReviewEvidenceRow> evidence = Map.of();
     try (LedgerAccess access = LedgerAccess.open(env)) {
       page = access.ledger(ledger -> ledger.list(query));
       now = Instant.now();
       if (!json) {
         circuit = circuitLine(access);
       }
+      evidence = reviewEvidence(access, page.rows());
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       ArrayNode array = OperationJson.JSON.createArrayNode();
-      page.rows().forEach(row -> array.add(OperationJson.summary(row)));
+      for (OperationRow row : page.rows()) {
+        ObjectNode summary = OperationJson.summary(row);
+        ReviewEvidenceRow kept = evidence.get(row.operationId());
+        if (kept != null) {
+          summary.put("review_evidence", kept.summary());
+        }
+        array.add(summary);
+      }
       out.println(OperationJson.pretty(array));
       if (page.more()) {
         spec.commandLine().getErr().println(moreLine(page));
@@ -160,6 +173,7 @@ final class ListCommand implements Runnable {
           reason(row, now));
     }
     table.print(out);
+    printEvidence(out, page.rows(), evidence);
     if (page.more()) {
       out.println(moreLine(page));
     }
@@ -216,6 +230,39 @@ final class ListCommand implements Runnable {
           throw new CommandLine.ParameterException(
               spec.commandLine(), "unknown order '" + value + "'; use newest or oldest");
     };
+  }
+
+  /** The evidence gathered for the reviews among {@code rows}, by operation id. */
+  private static Map<String, ReviewEvidenceRow> reviewEvidence(
+      LedgerAccess access, List<OperationRow> rows) {
+    Map<String, ReviewEvidenceRow> byOperation = new LinkedHashMap<>();
+    for (OperationRow row : rows) {
+      if (row.phase() == Phase.IN_REVIEW) {
+        access
+            .ledger(ledger -> ledger.reviewEvidence(row.operationId()))
+            .ifPresent(kept -> byOperation.put(row.operationId(), kept));
+      }
+    }
+    return byOperation;
+  }
+
+  /** Under the table: what Genace told about each review shown, where evidence was gathered. */
+  private static void printEvidence(
+      PrintWriter out, List<OperationRow> rows, Map<String, ReviewEvidenceRow> evidence) {
+    if (evidence.isEmpty()) {
+      return;
+    }
+    List<OperationRow> reviews = rows.stream().filter(r -> r.phase() == Phase.IN_REVIEW).toList();
+    out.println();
+    out.println("evidence:");
+    for (OperationRow row : reviews) {
+      ReviewEvidenceRow kept = evidence.get(row.operationId());
+      out.println(
+          "  "
+              + row.operationId()
+              + ": "
+              + (kept == null ? "not gathered" : ReviewEvidenceText.headline(kept)));
+    }
   }
 
   /**

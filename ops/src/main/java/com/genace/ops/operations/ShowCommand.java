@@ -1,9 +1,14 @@
 package com.genace.ops.operations;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.genace.ledger.OperationRow;
+import com.genace.ledger.ReviewEvidenceRow;
 import com.genace.ledger.TransitionRow;
+import com.genace.model.Phase;
 import com.genace.ops.Environment;
+import com.genace.worker.temporal.TemporalConnection;
+import com.genace.worker.temporal.TemporalSettings;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -42,20 +47,23 @@ final class ShowCommand implements Runnable {
   public void run() {
     OperationRow row;
     List<TransitionRow> history;
+    Optional<ReviewEvidenceRow> evidence;
     try (LedgerAccess access = LedgerAccess.open(env)) {
       row = access.ledger(ledger -> ledger.get(operationId));
       history = access.ledger(ledger -> ledger.history(operationId));
+      evidence = access.ledger(ledger -> ledger.reviewEvidence(operationId));
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      out.println(
-          OperationJson.pretty(
-              OperationJson.full(row, history)
-                  .put("end_reason", EndReason.of(row, history).orElse(null))));
+      ObjectNode full = OperationJson.full(row, history);
+      full.put("end_reason", EndReason.of(row, history).orElse(null));
+      evidence.ifPresent(e -> full.set("review_evidence", OperationJson.parse(e.evidenceJson())));
+      out.println(OperationJson.pretty(full));
       return;
     }
     printOperation(out, row);
     field(out, "why", EndReason.of(row, history).orElse("-"));
+    printEvidence(out, row, evidence);
     out.println();
     out.println("history (" + history.size() + " entries, oldest first):");
     TextTable table = new TextTable("AT", "REV", "OWNER", "EVENT", "FROM -> TO", "DETAILS");
@@ -107,6 +115,33 @@ final class ShowCommand implements Runnable {
     field(out, "review", review(row));
     printDelivery(out, row);
     field(out, "failure", row.failureReason().orElse("-"));
+  }
+
+  /**
+   * The evidence Genace gave when the review opened, and, while it is open, the resolutions the
+   * workflow refused (they live in the workflow, not the table: read with its query).
+   */
+  private void printEvidence(PrintWriter out, OperationRow row, Optional<ReviewEvidenceRow> kept) {
+    if (kept.isPresent()) {
+      field(out, "evidence", ReviewEvidenceText.headline(kept.get()));
+      ReviewEvidenceText.jobs(kept.get()).forEach(line -> field(out, "", line));
+    }
+    if (row.phase() != Phase.IN_REVIEW) {
+      return;
+    }
+    List<String> refused;
+    try (TemporalConnection temporal =
+        TemporalConnection.open(TemporalSettings.fromEnvironment(env.variables()))) {
+      refused = temporal.generationClient().describe(row.operationId()).rejectedResolutions();
+    } catch (RuntimeException unavailable) {
+      field(
+          out,
+          "refused",
+          "unknown (the workflow could not be asked: " + unavailable.getMessage() + ")");
+      return;
+    }
+    field(out, "refused", refused.isEmpty() ? "none" : refused.size() + " resolution(s)");
+    refused.forEach(refusal -> field(out, "", refusal));
   }
 
   /** One line per delivered object: where it is, its size and its SHA-256. */

@@ -4,6 +4,7 @@ import com.genace.allowance.AllowancePolicy;
 import com.genace.db.DatabaseUrl;
 import com.genace.delivery.ArtifactLocation;
 import com.genace.ledger.Identifiers;
+import com.genace.review.ReviewSettings;
 import com.genace.worker.fleet.ConfigVersion;
 import com.genace.worker.temporal.TemporalSettings;
 import java.net.InetSocketAddress;
@@ -21,6 +22,8 @@ import java.util.Optional;
  *     GENACE_CONFIG_VERSION}); dispatch needs it to be the fleet's current one
  * @param sweepInterval how often the orphan sweeper's Temporal Schedule runs ({@code
  *     GENACE_SWEEP_SECONDS})
+ * @param review whether reviews settle themselves ({@code GENACE_AUTO_RECONCILE}) and how long
+ *     their evidence is searched for ({@code GENACE_EVIDENCE_SEARCH_SECONDS})
  */
 public record WorkerConfig(
     TemporalSettings temporal,
@@ -39,7 +42,8 @@ public record WorkerConfig(
     AllowancePolicy allowance,
     Optional<String> configVersion,
     List<Duration> metricBuckets,
-    Duration sweepInterval) {
+    Duration sweepInterval,
+    ReviewSettings review) {
 
   public static final String DEFAULT_STATUS_ADDR = "127.0.0.1:8686";
   public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
@@ -96,7 +100,12 @@ public record WorkerConfig(
             read.allowance(),
             read.configVersion("GENACE_CONFIG_VERSION"),
             read.buckets("GENACE_METRICS_BUCKETS").orElse(DEFAULT_METRIC_BUCKETS),
-            read.seconds("GENACE_SWEEP_SECONDS", 1, 86_400).orElse(DEFAULT_SWEEP_INTERVAL));
+            read.seconds("GENACE_SWEEP_SECONDS", 1, 86_400).orElse(DEFAULT_SWEEP_INTERVAL),
+            new ReviewSettings(
+                read.flag("GENACE_AUTO_RECONCILE").orElse(true),
+                read.seconds("GENACE_EVIDENCE_SEARCH_SECONDS", 0, 120)
+                    .orElse(ReviewSettings.DEFAULT_SEARCH_WINDOW),
+                ReviewSettings.DEFAULT_SEARCH_INTERVAL));
     if (config.leaseDuration().compareTo(config.genaceReadTimeout().plus(LEASE_MARGIN)) < 0) {
       throw new IllegalArgumentException(
           "GENACE_LEASE_SECONDS ("
@@ -230,6 +239,18 @@ public record WorkerConfig(
       } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
         throw new IllegalArgumentException(name + " must be host:port, e.g. " + fallback);
       }
+    }
+
+    Optional<Boolean> flag(String name) {
+      Optional<String> value = text(name);
+      if (value.isEmpty()) {
+        return Optional.empty();
+      }
+      return switch (value.get().toLowerCase(java.util.Locale.ROOT)) {
+        case "true" -> Optional.of(true);
+        case "false" -> Optional.of(false);
+        default -> throw new IllegalArgumentException(name + " must be true or false");
+      };
     }
 
     Optional<Integer> integer(String name, int min, int max) {

@@ -1,0 +1,165 @@
+package com.genace.review;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.genace.client.GenaceClient;
+import com.genace.client.GenaceException;
+import com.genace.client.RemoteJob;
+import com.genace.ledger.OperationsLedger;
+import com.genace.model.IdentifierRule;
+import io.micrometer.core.instrument.Metrics;
+import io.temporal.activity.Activity;
+import io.temporal.failure.ApplicationFailure;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads Genace for a review's evidence; never creates anything.
+ *
+ * <ol>
+ *   <li>the job behind an id seen in the failed exchange, if any;
+ *   <li>the optional search by operation id, repeated every {@code searchInterval} while it lists
+ *       nothing, for at most {@code searchWindow} (it may lag creation);
+ *   <li>the evidence is kept on the review case in the ledger;
+ *   <li>with self-settling on, the search offered and exactly one job carrying the operation id,
+ *       that job is named to settle the review. Without the search, a job seen in the exchange
+ *       proves that one exists, not that it is the only one, so the review waits for an operator.
+ * </ol>
+ */
+public final class EvidenceActivitiesImpl implements EvidenceActivities {
+
+  private static final Logger log = LoggerFactory.getLogger(EvidenceActivitiesImpl.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final OperationsLedger ledger;
+  private final GenaceClient genace;
+  private final ReviewSettings settings;
+
+  public EvidenceActivitiesImpl(
+      OperationsLedger ledger, GenaceClient genace, ReviewSettings settings) {
+    this.ledger = ledger;
+    this.genace = genace;
+    this.settings = settings;
+  }
+
+  @Override
+  public ReviewEvidence gatherEvidence(String operationId, String seenJobId) {
+    List<EvidenceJob> jobs = new ArrayList<>();
+    List<String> notes = new ArrayList<>();
+    if (seenJobId != null && IdentifierRule.problem(seenJobId, "job id").isEmpty()) {
+      lookUpSeenJob(seenJobId, jobs, notes);
+    }
+    long started = System.nanoTime();
+    String search = searchRepeatedly(operationId, jobs);
+    long searchedSeconds = Math.round((System.nanoTime() - started) / 1e9);
+    ReviewEvidence gathered =
+        new ReviewEvidence(operationId, jobs, search, searchedSeconds, notes, null);
+    List<EvidenceJob> candidates = gathered.candidates();
+    String settleWith =
+        settings.autoReconcile() && ReviewEvidence.SEARCHED.equals(search) && candidates.size() == 1
+            ? candidates.get(0).id()
+            : null;
+    ReviewEvidence evidence =
+        new ReviewEvidence(operationId, jobs, search, searchedSeconds, notes, settleWith);
+    ledger.recordReviewEvidence(operationId, json(evidence), evidence.summary());
+    Metrics.counter("genace_reviews_opened").increment();
+    if (evidence.duplicates()) {
+      Metrics.counter("genace_review_duplicates").increment();
+      log.error("operation {} in review: {}", operationId, evidence.summary());
+    } else {
+      log.info("operation {} in review: {}", operationId, evidence.summary());
+    }
+    return evidence;
+  }
+
+  @Override
+  public JobCheck checkFoundJob(String operationId, String remoteJobId) {
+    Optional<RemoteJob> job;
+    try {
+      job = genace.lookUp(remoteJobId);
+    } catch (GenaceException e) {
+      throw ApplicationFailure.newFailure(e.getMessage(), "GenaceUnavailable");
+    }
+    if (job.isEmpty()) {
+      return new JobCheck("Genace does not know job " + remoteJobId);
+    }
+    String carried = job.get().operationId();
+    if (carried != null && !carried.equals(operationId)) {
+      return new JobCheck(
+          "job " + remoteJobId + " belongs to operation " + carried + ", not " + operationId);
+    }
+    return JobCheck.accepted();
+  }
+
+  private void lookUpSeenJob(String seenJobId, List<EvidenceJob> jobs, List<String> notes) {
+    try {
+      Optional<RemoteJob> seen = genace.lookUp(seenJobId);
+      if (seen.isPresent()) {
+        jobs.add(evidenceJob(seen.get(), EvidenceJob.EXCHANGE));
+      } else {
+        notes.add("job " + seenJobId + " seen in the exchange is unknown to Genace");
+      }
+    } catch (GenaceException e) {
+      notes.add("job " + seenJobId + " seen in the exchange could not be read: " + e.getMessage());
+    }
+  }
+
+  /**
+   * @return {@link ReviewEvidence#SEARCHED}, {@link ReviewEvidence#NOT_OFFERED} or {@code failed:
+   *     <why>}
+   */
+  private String searchRepeatedly(String operationId, List<EvidenceJob> jobs) {
+    long deadline = System.nanoTime() + settings.searchWindow().toNanos();
+    String failure = null;
+    boolean answered = false;
+    while (true) {
+      try {
+        Optional<List<RemoteJob>> listed = genace.search(operationId);
+        if (listed.isEmpty()) {
+          return ReviewEvidence.NOT_OFFERED;
+        }
+        answered = true;
+        for (RemoteJob job : listed.get()) {
+          if (jobs.stream().noneMatch(known -> known.id().equals(job.id()))) {
+            jobs.add(evidenceJob(job, EvidenceJob.SEARCH));
+          }
+        }
+      } catch (GenaceException e) {
+        // A 429 or 5xx now says nothing about the jobs: search again within the window.
+        failure = e.getMessage();
+      }
+      boolean found = jobs.stream().anyMatch(job -> Objects.equals(job.operationId(), operationId));
+      if (found || System.nanoTime() - deadline >= 0) {
+        return answered ? ReviewEvidence.SEARCHED : "failed: " + failure;
+      }
+      pause();
+    }
+  }
+
+  private void pause() {
+    try {
+      Thread.sleep(settings.searchInterval().toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw ApplicationFailure.newFailure("interrupted while searching Genace", "Interrupted");
+    }
+    Activity.getExecutionContext().heartbeat(null);
+  }
+
+  private static EvidenceJob evidenceJob(RemoteJob job, String seenIn) {
+    return new EvidenceJob(
+        job.id(), job.status().wire(), job.createdAt(), job.operationId(), seenIn);
+  }
+
+  private static String json(ReviewEvidence evidence) {
+    try {
+      return JSON.writeValueAsString(evidence);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("could not write the evidence as JSON", e);
+    }
+  }
+}

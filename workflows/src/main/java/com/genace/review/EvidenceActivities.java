@@ -1,0 +1,29 @@
+package com.genace.review;
+
+import io.temporal.activity.ActivityInterface;
+
+/**
+ * What Genace can tell about an operation in review. Reads only: nothing here creates a render.
+ * Both are safe to retry.
+ */
+@ActivityInterface
+public interface EvidenceActivities {
+
+  /**
+   * Gathers the evidence of a review that just opened and keeps it on the review case in the
+   * ledger: the job behind {@code seenJobId} (if any), and the jobs Genace's optional search lists
+   * for the operation id, searched again for a short window since the list may lag creation.
+   *
+   * @param seenJobId a job id seen in the failed exchange, or null
+   * @return the evidence, with the job to settle the review with when exactly one carries the
+   *     operation id and self-settling is on
+   */
+  ReviewEvidence gatherEvidence(String operationId, String seenJobId);
+
+  /**
+   * Reads a job an operator named for {@code found_remote_job}. Refuses a job Genace does not know
+   * and one whose {@code metadata.operation_id} names another operation; a Genace that cannot be
+   * reached fails the attempt (retried by Temporal).
+   */
+  JobCheck checkFoundJob(String operationId, String remoteJobId);
+}
