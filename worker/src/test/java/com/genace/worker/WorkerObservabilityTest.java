@@ -134,7 +134,10 @@ class WorkerObservabilityTest {
             "GENACE_STATUS_ADDR",
             "127.0.0.1:0",
             "GENACE_STATUS_TOKEN",
-            TOKEN);
+            TOKEN,
+            // The lost response's review must wait for a person: its resolutions are logged.
+            "GENACE_AUTO_RECONCILE",
+            "false");
     process =
         new WorkerProcess(
             WorkerConfig.fromEnvironment(env),

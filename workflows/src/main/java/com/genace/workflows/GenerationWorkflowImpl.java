@@ -936,10 +936,10 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
     outcomes.warn(
         operationId,
         remoteJobId,
-        "operation {}: resolution {} refused: {}",
+        "operation {}: resolution refused: {} (payload {})",
         operationId,
-        shown,
-        reason);
+        reason,
+        shown);
     Workflow.getMetricsScope().counter("genace_review_resolutions_refused").inc(1);
     showDetails();
   }

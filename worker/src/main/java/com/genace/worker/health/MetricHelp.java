@@ -49,6 +49,14 @@ final class MetricHelp implements MeterFilter {
           Map.entry("genace_oldest_review_age_seconds", "age of the oldest open review"),
           Map.entry(
               "genace_review_reminders", "reminders that a review still waits for an operator"),
+          Map.entry("genace_reviews_opened", "uncertainty reviews opened by this worker"),
+          Map.entry(
+              "genace_review_duplicates",
+              "reviews whose evidence shows several Genace jobs for one operation"),
+          Map.entry(
+              "genace_review_resolutions",
+              "review resolutions recorded by this worker, by who resolved (reconciler or operator)"),
+          Map.entry("genace_review_resolutions_refused", "review resolutions the workflow refused"),
           Map.entry(
               "genace_config_version_current",
               "1 while this worker's configuration version is the fleet's current one"),
