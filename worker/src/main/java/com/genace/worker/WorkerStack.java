@@ -122,6 +122,8 @@ final class WorkerStack implements AutoCloseable {
         WorkerFactory.newInstance(
             client,
             WorkerFactoryOptions.newBuilder()
+                .setWorkflowCacheSize(config.workflowCacheSize())
+                .setMaxWorkflowThreadCount(config.workflowCacheSize())
                 // The last is outermost: the log context runs inside the activity's span.
                 .setWorkerInterceptors(
                     new ActivityCounting(state, metrics.registry()),

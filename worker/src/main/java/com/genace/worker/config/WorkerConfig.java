@@ -20,6 +20,8 @@ import java.util.Optional;
  *
  * @param configVersion the configuration version this worker was deployed with ({@code
  *     GENACE_CONFIG_VERSION}); dispatch needs it to be the fleet's current one
+ * @param workflowCacheSize workflows cached between workflow tasks, and the workflow threads that
+ *     hold them ({@code GENACE_WORKFLOW_CACHE})
  * @param sweepInterval how often the orphan sweeper's Temporal Schedule runs ({@code
  *     GENACE_SWEEP_SECONDS})
  * @param review whether reviews settle themselves ({@code GENACE_AUTO_RECONCILE}) and how long
@@ -39,6 +41,7 @@ public record WorkerConfig(
     Duration leaseDuration,
     int maxConcurrentDispatches,
     int maxConcurrentOperations,
+    int workflowCacheSize,
     AllowancePolicy allowance,
     Optional<String> configVersion,
     List<Duration> metricBuckets,
@@ -51,6 +54,15 @@ public record WorkerConfig(
   public static final Duration DEFAULT_LEASE = Duration.ofSeconds(45);
   public static final int DEFAULT_MAX_DISPATCHES = 8;
   public static final int DEFAULT_MAX_OPERATIONS = 200;
+
+  /**
+   * Workflows kept in memory between their workflow tasks, each with a thread of its own. An
+   * operation wakes its workflow a handful of times in its life (observation polls are activity
+   * retries, not workflow tasks), so an evicted workflow costs one short replay, while every cached
+   * one costs a thread: the SDK's default of 600 made the worker's threads the largest figure of
+   * {@code bench scale}.
+   */
+  public static final int DEFAULT_WORKFLOW_CACHE = 150;
 
   /** The buckets of the Temporal SDK's latency histograms on {@code /metrics}, in seconds. */
   public static final List<Duration> DEFAULT_METRIC_BUCKETS =
@@ -97,6 +109,7 @@ public record WorkerConfig(
             read.seconds("GENACE_LEASE_SECONDS", 5, 3600).orElse(DEFAULT_LEASE),
             read.integer("GENACE_MAX_DISPATCHES", 1, 1000).orElse(DEFAULT_MAX_DISPATCHES),
             read.integer("GENACE_MAX_OPERATIONS", 1, 100_000).orElse(DEFAULT_MAX_OPERATIONS),
+            read.integer("GENACE_WORKFLOW_CACHE", 10, 10_000).orElse(DEFAULT_WORKFLOW_CACHE),
             read.allowance(),
             read.configVersion("GENACE_CONFIG_VERSION"),
             read.buckets("GENACE_METRICS_BUCKETS").orElse(DEFAULT_METRIC_BUCKETS),
