@@ -1,8 +1,16 @@
 """The wire contract (docs/contract) exercised from Python with the official Temporal SDK only.
 
 Against a running Genace worker, simulator and Temporal server: starts operations, reads describe,
-waits for results, resolves reviews by signal and by update (refused ones too), starts the same
-operation twice without a second POST, and checks every payload read back against the JSON Schemas.
+waits for results, resolves reviews by signal and by update (refused ones too, a malformed signal
+included), lets a review settle itself from Genace's search, cancels an operation by update,
+starts the same operation twice without a second POST, and checks every payload read back against
+the JSON Schemas.
+
+A review waits for a person only when its evidence cannot settle it: the worker settles a lost
+POST response itself (GENACE_AUTO_RECONCILE, on by default) when Genace's search lists exactly one
+job of the operation. The checks that resolve a review by hand therefore switch the simulator's
+search off first (POST /_sim/faults {"search_enabled": false}), as a Genace without that search
+would be, and wait for describe's awaitsOperator.
 
 Usage: contract_check.py --temporal HOST:PORT --simulator http://HOST:PORT [--namespace NS]
 Prints one line per check and "N passed, 0 failed"; exits 1 at the first failed check.
@@ -57,14 +65,17 @@ class Simulator:
         with urllib.request.urlopen(self.base + path, timeout=10) as response:
             return json.load(response)
 
-    def lose_next_post_response(self):
+    def faults(self, **changes):
         request = urllib.request.Request(
             self.base + "/_sim/faults",
-            data=json.dumps({"lose_post_response_next": 1}).encode(),
+            data=json.dumps(changes).encode(),
             headers={"Content-Type": "application/json"},
             method="POST",
         )
         urllib.request.urlopen(request, timeout=10).close()
+
+    def lose_next_post_response(self):
+        self.faults(lose_post_response_next=1)
 
     def posts(self, operation_id):
         return self.get("/_sim/stats")["posts_by_operation"].get(operation_id, 0)
@@ -90,10 +101,16 @@ class Operations:
         )
 
     async def until_phase(self, handle, phase, seconds=60):
+        return await self.until(handle, lambda view: view["phase"] == phase, seconds)
+
+    async def until_awaits_operator(self, handle, seconds=60):
+        return await self.until(handle, lambda view: view["awaitsOperator"], seconds)
+
+    async def until(self, handle, condition, seconds):
         deadline = time.monotonic() + seconds
         while True:
             view = await handle.query("describe")
-            if view["phase"] == phase or time.monotonic() > deadline:
+            if condition(view) or time.monotonic() > deadline:
                 return view
             await asyncio.sleep(0.5)
 
@@ -131,17 +148,43 @@ async def main():
         check(True, "starting a finished operation again is refused")
     check(sim.posts(op) == 1, f"{op} was POSTed once ({sim.posts(op)})")
 
-    # A lost POST response: review, a refused signal, then a resolution by signal.
+    view = await first.query("describe")
+    conforms(view, "describe-result.schema.json")
+    check(len(result["artifacts"]) >= 1 and result["artifacts"] == view["artifacts"],
+          f"the result and describe list the delivered artifacts: {result['artifacts']}")
+
+    # A lost POST response with Genace's search on: the review settles itself from its evidence.
+    op = f"py-{run}-settles"
+    sim.lose_next_post_response()
+    handle = await ops.start(op, request(op, "lost and found"))
+    result = await handle.result()
+    check(result["phase"] == "DELIVERED", f"a review with one job found settles itself: {result}")
+    view = await handle.query("describe")
+    conforms(view, "describe-result.schema.json")
+    review = view["review"]
+    check(review is not None and review["reason"] == "post_outcome_unknown"
+          and review["evidence"]["selfSettleJobId"] == sim.job_of(op)
+          and review["resolution"]["resolvedBy"] == "reconciler" and not view["awaitsOperator"],
+          f"describe shows the evidence and who settled it: {review}")
+    check(sim.posts(op) == 1, f"{op} was POSTed once")
+
+    # From here on, reviews wait for a person: a Genace without the search.
+    sim.faults(search_enabled=False)
+
+    # A lost POST response: review, refused signals, then a resolution by signal.
     op = f"py-{run}-signal"
     sim.lose_next_post_response()
     handle = await ops.start(op, request(op, "lost by signal"))
-    view = await ops.until_phase(handle, "IN_REVIEW")
+    view = await ops.until_awaits_operator(handle)
     conforms(view, "describe-result.schema.json")
-    check(view["phase"] == "IN_REVIEW", f"a lost POST response opens a review: {view['phase']}")
+    check(view["phase"] == "IN_REVIEW" and view["awaitsOperator"],
+          f"a lost POST response opens a review that waits for a person: {view['phase']}")
+    check(view["review"]["evidence"]["search"] == "not_offered", f"the evidence says why: {view['review']}")
     await handle.signal("resolveReconciliation", {"decision": "found_remote_job", "reason": "no id given"})
-    view = await handle.query("describe")
-    check(len(view["rejectedResolutions"]) == 1 and view["phase"] == "IN_REVIEW",
-          f"a signal without the job id is recorded as refused: {view['rejectedResolutions']}")
+    await handle.signal("resolveReconciliation", ["abandon"])
+    view = await ops.until(handle, lambda v: len(v["rejectedResolutions"]) >= 2, 30)
+    check(len(view["rejectedResolutions"]) == 2 and view["phase"] == "IN_REVIEW",
+          f"a signal without the job id, and one that is no object, are recorded as refused: {view['rejectedResolutions']}")
     resolution = {"decision": "found_remote_job", "remoteJobId": sim.job_of(op),
                   "reason": "seen in Genace", "resolvedBy": "contract-check"}
     conforms(resolution, "review-resolution.schema.json")
@@ -154,7 +197,7 @@ async def main():
     op = f"py-{run}-update"
     sim.lose_next_post_response()
     handle = await ops.start(op, request(op, "lost by update"))
-    check((await ops.until_phase(handle, "IN_REVIEW"))["phase"] == "IN_REVIEW", "a second review is open")
+    check((await ops.until_awaits_operator(handle))["phase"] == "IN_REVIEW", "a second review is open")
     try:
         await handle.execute_update("resolve", {"decision": "found_remote_job", "reason": "no id given"})
         check(False, "an update without the job id is refused")
@@ -164,6 +207,29 @@ async def main():
     check(answer == "accepted abandon", f"the update answers {answer!r}")
     result = await handle.result()
     check(result["phase"] == "ABANDONED", f"resolved by update, it is abandoned: {result}")
+    check(sim.posts(op) == 1, f"{op} was POSTed once")
+
+    # A cancel by update while Genace renders: refused without a requester, then accepted.
+    op = f"py-{run}-cancel"
+    sim.faults(job_duration_ms=60000)
+    handle = await ops.start(op, request(op, "cancelled while rendering"))
+    view = await ops.until_phase(handle, "OBSERVING")
+    sim.faults(job_duration_ms=2000)
+    check(view["phase"] == "OBSERVING", f"the render runs: {view['phase']}")
+    try:
+        await handle.execute_update("cancel", {"reason": "nobody said who"})
+        check(False, "a cancel without a requester is refused")
+    except WorkflowUpdateFailedError as e:
+        check("who cancels" in str(e.cause), f"a cancel without a requester is refused: {e.cause}")
+    cancel = {"reason": "the customer cancelled the order", "requestedBy": "contract-check"}
+    conforms(cancel, "cancel-request.schema.json")
+    answer = await handle.execute_update("cancel", cancel)
+    conforms(answer, "cancel-result.schema.json")
+    result = await handle.result()
+    conforms(result, "workflow-result.schema.json")
+    check(result["phase"] == "ABANDONED" and result["remoteJobId"] == sim.job_of(op)
+          and "cancelled by contract-check" in result["detail"] and result["artifacts"] == [],
+          f"cancelled, it ends abandoned with the job id kept: {result}")
     check(sim.posts(op) == 1, f"{op} was POSTed once")
 
     # A start input that breaks the contract fails at once, naming the field, with no POST.
@@ -178,6 +244,7 @@ async def main():
               and "input must be a JSON object" in cause.message,
               f"an input that is a string fails the workflow naming the field: {cause}")
     check(sim.posts(op) == 0, f"{op} was never POSTed")
+    sim.faults(search_enabled=True)
 
     print(f"{passed} passed, 0 failed")
 

@@ -6,12 +6,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.genace.delivery.DeliveredArtifact;
+import com.genace.lifecycle.CancelRequest;
+import com.genace.lifecycle.SweepWorkflow;
 import com.genace.model.FailureTypes;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
 import com.genace.model.ReviewDecision;
 import com.genace.model.ReviewReason;
+import com.genace.review.EvidenceJob;
+import com.genace.review.ResolutionPayload;
 import com.genace.review.ReviewCase;
+import com.genace.review.ReviewEvidence;
 import com.genace.review.ReviewResolution;
 import com.google.protobuf.ByteString;
 import com.networknt.schema.Error;
@@ -25,6 +31,7 @@ import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.workflow.QueryMethod;
 import io.temporal.workflow.SignalMethod;
 import io.temporal.workflow.UpdateMethod;
+import io.temporal.workflow.UpdateValidatorMethod;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
@@ -48,6 +55,13 @@ class ContractSchemaTest {
   private static final Path CONTRACT = Path.of("..", "docs", "contract");
   private static final String ID_PREFIX = "https://genace.dev/contract/";
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final DeliveredArtifact ARTIFACT =
+      new DeliveredArtifact(
+          "operations/op/gen_1/0.png",
+          "file:///var/lib/genace/operations/op/gen_1/0.png",
+          48213,
+          "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+          "image/png");
 
   /** What the SDK puts on the wire: the same converter the client and the worker use. */
   private static final DataConverter WIRE = DefaultDataConverter.STANDARD_INSTANCE;
@@ -227,6 +241,48 @@ class ContractSchemaTest {
               List.of(),
               false));
     }
+    ReviewEvidence evidence =
+        new ReviewEvidence(
+            "op",
+            List.of(
+                new EvidenceJob(
+                    "gen_1", "running", "2026-11-30T10:00:00Z", "op", EvidenceJob.SEARCH),
+                new EvidenceJob("gen_0", "queued", null, null, EvidenceJob.EXCHANGE)),
+            ReviewEvidence.SEARCHED,
+            3,
+            List.of("a note"),
+            "gen_1");
+    for (String search : List.of(ReviewEvidence.NOT_OFFERED, "failed: 503 from Genace")) {
+      assertValid(
+          "describe-result",
+          new OperationView(
+              "op",
+              Phase.IN_REVIEW,
+              null,
+              null,
+              1,
+              new ReviewCase(
+                  ReviewReason.POST_OUTCOME_UNKNOWN,
+                  "d",
+                  null,
+                  null,
+                  new ReviewEvidence("op", List.of(), search, 0, List.of(), null)),
+              List.of(),
+              List.of(),
+              true));
+    }
+    assertValid(
+        "describe-result",
+        new OperationView(
+            "op",
+            Phase.DELIVERED,
+            "gen_1",
+            "succeeded",
+            1,
+            new ReviewCase(ReviewReason.POST_OUTCOME_UNKNOWN, "d", null, resolution, evidence),
+            List.of(),
+            List.of(ARTIFACT),
+            false));
     for (JsonNode example : examples("describe-result")) {
       assertThat(errors("describe-result", example)).isEmpty();
       assertThat(toWire(fromWire(example, OperationView.class))).isEqualTo(example);
@@ -236,7 +292,8 @@ class ContractSchemaTest {
   @Test
   void every_end_of_an_operation_matches_the_workflow_result_schema() {
     for (Phase phase : Phase.values()) {
-      JsonNode result = toWire(new OperationResult("op", phase, "gen_1", "detail", List.of()));
+      JsonNode result =
+          toWire(new OperationResult("op", phase, "gen_1", "detail", List.of(ARTIFACT)));
       if (phase.isTerminal()) {
         assertThat(errors("workflow-result", result)).as(phase.name()).isEmpty();
       } else {
@@ -246,6 +303,69 @@ class ContractSchemaTest {
     for (JsonNode example : examples("workflow-result")) {
       assertThat(errors("workflow-result", example)).isEmpty();
       assertThat(toWire(fromWire(example, OperationResult.class))).isEqualTo(example);
+    }
+    JsonNode older = readTree("{\"operationId\":\"op\",\"phase\":\"DELIVERED\"}");
+    assertThat(errors("workflow-result", older)).as("a result from before artifacts").isEmpty();
+    assertThat(fromWire(older, OperationResult.class).artifacts()).isEmpty();
+  }
+
+  @Test
+  void signal_payloads_the_schema_accepts_are_read_and_those_it_refuses_are_refused() {
+    for (JsonNode example : examples("review-resolution")) {
+      ResolutionPayload.Parsed parsed = ResolutionPayload.parse(example);
+      assertThat(parsed.problem()).as(example.toString()).isNull();
+      assertThat(parsed.resolution().problem()).as(example.toString()).isEmpty();
+    }
+    for (String json :
+        List.of(
+            "[\"abandon\"]",
+            "\"abandon\"",
+            "null",
+            "{\"decision\":\"abandon\",\"reason\":5}",
+            "{\"decision\":\"abandon\",\"reason\":\"why\",\"resolved_by\":\"alice\"}",
+            "{\"decision\":\"maybe\",\"reason\":\"why\"}")) {
+      JsonNode document = readTree(json);
+      assertThat(errors("review-resolution", document)).as(json).isNotEmpty();
+      ResolutionPayload.Parsed parsed = ResolutionPayload.parse(document);
+      boolean refused =
+          parsed.problem() != null || parsed.resolution().problemAsWhole().isPresent();
+      assertThat(refused).as(json).isTrue();
+    }
+  }
+
+  @Test
+  void cancel_requests_the_java_side_builds_match_the_schema_and_the_examples_are_accepted() {
+    assertValid("cancel-request", new CancelRequest("the customer cancelled", "shop"));
+    assertValid("cancel-request", new CancelRequest("wrong prompt", "alice", true));
+    assertValid("cancel-request", CancelRequest.fromTemporal(null));
+    for (JsonNode example : examples("cancel-request")) {
+      assertThat(errors("cancel-request", example)).isEmpty();
+      CancelRequest request = fromWire(example, CancelRequest.class);
+      assertThat(request.problem()).as(example.toString()).isEmpty();
+      assertThat(toWire(request).get("reason")).isEqualTo(example.get("reason"));
+    }
+    for (JsonNode example : examples("cancel-result")) {
+      assertThat(errors("cancel-result", example)).isEmpty();
+    }
+    for (ReviewDecision decision : ReviewDecision.values()) {
+      assertThat(errors("resolve-result", JSON.valueToTree("accepted " + decision.wire())))
+          .isEmpty();
+    }
+  }
+
+  @Test
+  void cancel_requests_the_schema_refuses_have_a_problem() {
+    String long_ = "x".repeat(CancelRequest.MAX_TEXT_LENGTH + 1);
+    for (String json :
+        List.of(
+            "{\"requestedBy\":\"alice\"}",
+            "{\"reason\":\" \",\"requestedBy\":\"alice\"}",
+            "{\"reason\":\"why\"}",
+            "{\"reason\":\"why\",\"requestedBy\":\"\"}",
+            "{\"reason\":\"" + long_ + "\",\"requestedBy\":\"alice\"}")) {
+      JsonNode document = readTree(json);
+      assertThat(errors("cancel-request", document)).as(json).isNotEmpty();
+      assertThat(fromWire(document, CancelRequest.class).problem()).as(json).isPresent();
     }
   }
 
@@ -261,16 +381,42 @@ class ContractSchemaTest {
     assertThat(names(workflow.get("signals"))).isEqualTo(declared(SignalMethod.class));
     assertThat(names(workflow.get("updates"))).isEqualTo(declared(UpdateMethod.class));
     assertThat(names(workflow.get("queries"))).isEqualTo(declared(QueryMethod.class));
-    assertThat(names(workflow.get("failureTypes"))).containsExactly(FailureTypes.INVALID_REQUEST);
-    for (String schema :
-        List.of(
-            workflow.get("input").asText(),
-            workflow.get("result").asText(),
-            workflow.get("signals").get("resolveReconciliation").asText(),
-            workflow.get("updates").get("resolve").asText(),
-            workflow.get("queries").get("describe").asText())) {
+    assertThat(validated()).isEqualTo(names(workflow.get("updates")));
+    assertThat(names(workflow.get("failureTypes")))
+        .containsExactly(FailureTypes.INVALID_REQUEST, "ResolutionRefused");
+    assertThat(names(workflow.get("otherWorkflowTypes")))
+        .containsExactly(SweepWorkflow.class.getSimpleName());
+    List<String> schemas = new ArrayList<>();
+    schemas.add(workflow.get("input").asText());
+    schemas.add(workflow.get("result").asText());
+    for (String kind : List.of("signals", "updates", "queries")) {
+      workflow
+          .get(kind)
+          .forEach(
+              entry -> {
+                for (String role : List.of("input", "result")) {
+                  if (entry.has(role)) {
+                    schemas.add(entry.get(role).asText());
+                  }
+                }
+                if (kind.equals("updates")) {
+                  assertThat(entry.get("validated").asBoolean()).isTrue();
+                }
+              });
+    }
+    assertThat(schemas).hasSize(2 + 1 + 4 + 1);
+    for (String schema : schemas) {
       assertThat(CONTRACT.resolve(schema)).exists();
     }
+  }
+
+  /** The updates the interface declares a validator for. */
+  private static List<String> validated() {
+    return Arrays.stream(GenerationWorkflow.class.getMethods())
+        .filter(m -> m.isAnnotationPresent(UpdateValidatorMethod.class))
+        .map(m -> m.getAnnotation(UpdateValidatorMethod.class).updateName())
+        .sorted()
+        .toList();
   }
 
   private static List<String> names(JsonNode object) {

@@ -3,9 +3,12 @@ package com.genace.workflows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.genace.model.FailureTypes;
+import com.genace.model.ReviewReason;
+import com.genace.review.ReviewActivities;
+import com.genace.review.ReviewOpened;
+import com.genace.review.ReviewResolution;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.enums.v1.IndexedValueType;
 import io.temporal.api.history.v1.HistoryEvent;
@@ -15,9 +18,12 @@ import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.worker.Worker;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,8 +31,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The start input as a client in another language sends it: raw JSON, no {@link GenerationRequest}
- * on the sending side. No activity worker runs, so the history shows exactly what the workflow
- * scheduled.
+ * on the sending side. Registration runs as a local activity on the workflow's worker: here a
+ * recording one, which keeps the request it was given. No other activity worker runs, so the
+ * history shows exactly what the workflow scheduled or recorded.
  */
 class StartInputTest {
 
@@ -34,6 +41,7 @@ class StartInputTest {
 
   private TestWorkflowEnvironment env;
   private WorkflowClient client;
+  private final RecordingRegistration registration = new RecordingRegistration();
 
   @BeforeEach
   void start() {
@@ -46,8 +54,9 @@ class StartInputTest {
     env.registerSearchAttribute(
         GenerationSearchAttributes.NEEDS_REVIEW.getName(),
         IndexedValueType.INDEXED_VALUE_TYPE_BOOL);
-    env.newWorker(TaskQueues.OPERATIONS)
-        .registerWorkflowImplementationTypes(GenerationWorkflowImpl.class);
+    Worker worker = env.newWorker(TaskQueues.OPERATIONS);
+    worker.registerWorkflowImplementationTypes(GenerationWorkflowImpl.class);
+    worker.registerActivitiesImplementations(registration);
     env.start();
     client = env.getWorkflowClient();
   }
@@ -71,7 +80,7 @@ class StartInputTest {
     assertThat(cause.isNonRetryable()).isTrue();
     assertThat(cause.getOriginalMessage())
         .isEqualTo("invalid start input: input must be a JSON object");
-    assertThat(scheduledActivities("bad-1")).as("nothing registered or dispatched").isEmpty();
+    assertNothingRegisteredOrDispatched("bad-1");
   }
 
   @Test
@@ -84,7 +93,7 @@ class StartInputTest {
 
     assertThat(((ApplicationFailure) failed.getCause()).getOriginalMessage())
         .isEqualTo("invalid start input: model must not be blank");
-    assertThat(scheduledActivities("bad-2")).isEmpty();
+    assertNothingRegisteredOrDispatched("bad-2");
   }
 
   @Test
@@ -97,19 +106,17 @@ class StartInputTest {
     for (String id : List.of("new-1", "old-1")) {
       Awaitility.await()
           .atMost(Duration.ofSeconds(20))
-          .until(() -> !scheduledActivities(id).isEmpty());
-      HistoryEvent scheduled = scheduledActivities(id).get(0);
-      JsonNode registered =
-          JSON.readTree(
-              scheduled
-                  .getActivityTaskScheduledEventAttributes()
-                  .getInput()
-                  .getPayloads(0)
-                  .getData()
-                  .toStringUtf8());
-      assertThat(scheduled.getActivityTaskScheduledEventAttributes().getActivityType().getName())
-          .isEqualTo("Register");
-      assertThat(registered.get("input")).as(id).isEqualTo(JSON.readTree("{\"p\":1}"));
+          .until(() -> registration.requests.containsKey(id) && !markers(id).isEmpty());
+      assertThat(JSON.readTree(registration.requests.get(id).inputJson()))
+          .as(id)
+          .isEqualTo(JSON.readTree("{\"p\":1}"));
+      assertThat(markers(id)).as("the registration's marker").hasSize(1);
+      assertThat(markers(id).get(0).getMarkerRecordedEventAttributes().getDetailsMap().get("type"))
+          .as("the local activity recorded is the registration")
+          .satisfies(
+              type ->
+                  assertThat(type.getPayloads(0).getData().toStringUtf8())
+                      .isEqualTo("\"Register\""));
     }
   }
 
@@ -125,9 +132,45 @@ class StartInputTest {
     return stub;
   }
 
-  private List<HistoryEvent> scheduledActivities(String operationId) {
-    return client.fetchHistory(GenerationWorkflow.workflowId(operationId)).getEvents().stream()
-        .filter(e -> e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)
+  private void assertNothingRegisteredOrDispatched(String operationId) {
+    assertThat(registration.requests).as("nothing registered").doesNotContainKey(operationId);
+    assertThat(markers(operationId)).as("no local activity ran").isEmpty();
+    assertThat(scheduledActivities(operationId)).as("nothing dispatched").isEmpty();
+  }
+
+  private List<HistoryEvent> markers(String operationId) {
+    return events(operationId, EventType.EVENT_TYPE_MARKER_RECORDED).stream()
+        .filter(e -> e.getMarkerRecordedEventAttributes().getMarkerName().equals("LocalActivity"))
         .toList();
+  }
+
+  private List<HistoryEvent> scheduledActivities(String operationId) {
+    return events(operationId, EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED);
+  }
+
+  private List<HistoryEvent> events(String operationId, EventType type) {
+    return client.fetchHistory(GenerationWorkflow.workflowId(operationId)).getEvents().stream()
+        .filter(e -> e.getEventType() == type)
+        .toList();
+  }
+
+  /** Keeps each registered request; the workflow's other ledger steps are not reached here. */
+  private static final class RecordingRegistration implements ReviewActivities {
+    final Map<String, GenerationRequest> requests = new ConcurrentHashMap<>();
+
+    @Override
+    public void register(GenerationRequest request) {
+      requests.put(request.operationId(), request);
+    }
+
+    @Override
+    public ReviewOpened openReview(String operationId, ReviewReason reason, String detail) {
+      throw new UnsupportedOperationException("not reached by these tests");
+    }
+
+    @Override
+    public void recordResolution(String operationId, ReviewResolution resolution) {
+      throw new UnsupportedOperationException("not reached by these tests");
+    }
   }
 }
