@@ -86,7 +86,14 @@ sleep 4
 ./genace ops resume-dispatch >/dev/null
 wait_for 60 has_phase smoke-paused delivered && pass "resumed dispatch delivers it" || fail "smoke-paused"
 
+# With Genace's search on, a lost response's review finds the one job and settles itself.
 curl -s -X POST "127.0.0.1:$SIM_PORT/_sim/faults" -d '{"lose_post_response_next":1}' >/dev/null
+./genace submit --model image-v1 --input '{"prompt":"settles"}' --operation-id smoke-settles >/dev/null
+wait_for 60 has_phase smoke-settles delivered && pass "a lost response's review settles itself" || fail "smoke-settles"
+[[ "$(posts_for smoke-settles)" == 1 ]] && pass "the self-settled operation was POSTed once" || fail "second POST"
+
+# Without the search (a Genace that does not offer it), the review waits for an operator.
+curl -s -X POST "127.0.0.1:$SIM_PORT/_sim/faults" -d '{"lose_post_response_next":1,"search_enabled":false}' >/dev/null
 ./genace submit --model image-v1 --input '{"prompt":"lost"}' --operation-id smoke-lost >/dev/null
 wait_for 60 has_phase smoke-lost in_review && pass "a lost POST response opens a review" || fail "no review"
 JOB="$(curl -s "127.0.0.1:$SIM_PORT/_sim/jobs?operation_id=smoke-lost" | python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["id"])')"
