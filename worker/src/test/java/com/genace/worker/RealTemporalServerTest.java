@@ -134,9 +134,11 @@ class RealTemporalServerTest {
         .contains("post_outcome_unknown");
     assertThat(metadata.getDefinition().getUpdateDefinitionsList())
         .anySatisfy(update -> assertThat(update.getName()).isEqualTo("resolve"));
-    // Registration is a local activity: a marker in the history, not an activity with a summary.
     assertThat(activitySummaries(workflowId))
-        .contains("POST /v1/generations (image-v1)", "open review: post_outcome_unknown");
+        .contains(
+            "register " + id,
+            "POST /v1/generations (image-v1)",
+            "open review: post_outcome_unknown");
 
     // The operator found the job on Genace's side and resolves with the validated update.
     List<String> jobs = server.simulator.jobsForOperation(id);

@@ -86,9 +86,11 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   static final String OBSERVE_BY_POLLING = "observe-by-polling";
 
   /**
-   * The change id of registering as a local activity (version 1): a short insert that needs no task
-   * of its own, which saves a round trip through the server and five history events per operation.
-   * The default version registers with a scheduled activity.
+   * The change id of where registration runs. Version 1 registered as a local activity (one marker
+   * instead of an activity's events); it lost an operation in the network fault drill (no ledger
+   * row after the faults ended), so version 2, what new workflows get, registers with a scheduled
+   * activity again, as the default version does. Versions 1 and 2 imply {@link
+   * #OBSERVE_BY_POLLING}, whose marker such workflows therefore do not record.
    */
   static final String REGISTER_LOCALLY = "register-locally";
 
@@ -218,8 +220,10 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
 
   private String operationId;
 
-  /** Set by {@link #REGISTER_LOCALLY}'s version; such workflows always observe by polling. */
-  private boolean registeredLocally;
+  /**
+   * Set by {@link #REGISTER_LOCALLY}'s version 1 or 2: such workflows always observe by polling.
+   */
+  private boolean impliesPolling;
 
   private Phase phase = Phase.PENDING;
   private String remoteJobId;
@@ -273,16 +277,12 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   }
 
   private void register(GenerationRequest request) {
-    registeredLocally =
-        Workflow.getVersion(REGISTER_LOCALLY, Workflow.DEFAULT_VERSION, 1)
-            != Workflow.DEFAULT_VERSION;
-    if (!registeredLocally) {
+    int version = Workflow.getVersion(REGISTER_LOCALLY, Workflow.DEFAULT_VERSION, 2);
+    impliesPolling = version != Workflow.DEFAULT_VERSION;
+    if (version != 1) {
       setPhase(Phase.PENDING, "registering the operation");
       activity(ReviewActivities.class, LEDGER_STEP, "register " + operationId).register(request);
     } else {
-      // No search-attribute upsert here: the client sets GenacePhase=pending at start, and the
-      // phase the dispatch sets next is committed in the same workflow task as a quick
-      // registration, so an upsert of "pending" would only add a history event nobody sees.
       phaseDetails = "registering the operation";
       showDetails();
       Workflow.newLocalActivityStub(ReviewActivities.class, LOCAL_LEDGER_STEP).register(request);
@@ -463,9 +463,7 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   private Step observe() {
     // Workflows that registered locally came after polling observation: no second marker needed.
     int version =
-        registeredLocally
-            ? 1
-            : Workflow.getVersion(OBSERVE_BY_POLLING, Workflow.DEFAULT_VERSION, 1);
+        impliesPolling ? 1 : Workflow.getVersion(OBSERVE_BY_POLLING, Workflow.DEFAULT_VERSION, 1);
     setPhase(Phase.OBSERVING, "observing remote job " + remoteJobId);
     String summary = "GET /v1/generations/" + remoteJobId;
     ObservationResult observed;

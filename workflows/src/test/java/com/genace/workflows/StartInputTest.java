@@ -106,17 +106,18 @@ class StartInputTest {
     for (String id : List.of("new-1", "old-1")) {
       Awaitility.await()
           .atMost(Duration.ofSeconds(20))
-          .until(() -> registration.requests.containsKey(id) && !markers(id).isEmpty());
+          .until(() -> registration.requests.containsKey(id) && !scheduledActivities(id).isEmpty());
       assertThat(JSON.readTree(registration.requests.get(id).inputJson()))
           .as(id)
           .isEqualTo(JSON.readTree("{\"p\":1}"));
-      assertThat(markers(id)).as("the registration's marker").hasSize(1);
-      assertThat(markers(id).get(0).getMarkerRecordedEventAttributes().getDetailsMap().get("type"))
-          .as("the local activity recorded is the registration")
-          .satisfies(
-              type ->
-                  assertThat(type.getPayloads(0).getData().toStringUtf8())
-                      .isEqualTo("\"Register\""));
+      assertThat(
+              scheduledActivities(id)
+                  .get(0)
+                  .getActivityTaskScheduledEventAttributes()
+                  .getActivityType()
+                  .getName())
+          .as("the first activity scheduled is the registration")
+          .isEqualTo("Register");
     }
   }
 
