@@ -174,6 +174,18 @@ public final class GenerationWorkers {
             deps.ledger(), deps.genace(), deps.store(), deps.workerId(), deps.clock()));
   }
 
+  /**
+   * The options of the workers that carry the load (the operations queue with the workflows, and
+   * observation); {@code bench e2e}'s bare baseline runs with the same.
+   */
+  public static WorkerOptions operationsOptions(int maxConcurrentActivities, int taskPollers) {
+    return WorkerOptions.newBuilder()
+        .setMaxConcurrentActivityExecutionSize(maxConcurrentActivities)
+        .setMaxConcurrentWorkflowTaskPollers(taskPollers)
+        .setMaxConcurrentActivityTaskPollers(taskPollers)
+        .build();
+  }
+
   /** Status polls, one per activity attempt, on their own queue. */
   public static Worker observationWorker(
       WorkerFactory factory, Dependencies deps, WorkerOptions options) {

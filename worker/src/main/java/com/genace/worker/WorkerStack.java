@@ -147,9 +147,7 @@ final class WorkerStack implements AutoCloseable {
     GenerationWorkers.operationsWorker(
         factory,
         deps,
-        WorkerOptions.newBuilder()
-            .setMaxConcurrentActivityExecutionSize(config.maxConcurrentOperations())
-            .build(),
+        GenerationWorkers.operationsOptions(config.maxConcurrentOperations(), config.taskPollers()),
         state);
     this.dispatchWorker =
         GenerationWorkers.dispatchWorker(

@@ -27,6 +27,8 @@ class WorkerConfigTest {
     assertThat(config.temporalNamespace()).isEqualTo("default");
     assertThat(config.statusAddress().getPort()).isEqualTo(8686);
     assertThat(config.leaseDuration()).isEqualTo(Duration.ofSeconds(45));
+    assertThat(config.workflowCacheSize()).isEqualTo(150);
+    assertThat(config.taskPollers()).isEqualTo(16);
     assertThat(config.workerId()).endsWith("-" + ProcessHandle.current().pid());
     assertThat(config.toString()).doesNotContain("sk-secret").doesNotContain("db-pass");
   }
@@ -47,6 +49,7 @@ class WorkerConfigTest {
         "GENACE_CONFIG_VERSION", "two words", "GENACE_CONFIG_VERSION: a configuration version is");
     assertMessage(
         "GENACE_CONFIG_VERSION", "v".repeat(101), "GENACE_CONFIG_VERSION: a configuration version");
+    assertMessage("GENACE_TASK_POLLERS", "1", "GENACE_TASK_POLLERS must be");
   }
 
   @Test

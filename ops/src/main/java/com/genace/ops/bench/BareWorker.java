@@ -1,12 +1,14 @@
 package com.genace.ops.bench;
 
 import com.genace.ops.Environment;
+import com.genace.worker.GenerationWorkers;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.temporal.TemporalConnection;
 import com.genace.worker.temporal.TemporalSettings;
 import com.genace.worker.temporal.TemporalUnavailableException;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -27,13 +29,24 @@ final class BareWorker {
 
   private BareWorker() {}
 
-  /** The operations worker's options, as WorkerProcess builds them. Keep the two in step. */
+  /** The operations worker's options, from the same variables and defaults as the worker's. */
   static WorkerOptions options(Environment env) {
-    int maxOperations =
-        env.get("GENACE_MAX_OPERATIONS")
-            .map(Integer::parseInt)
-            .orElse(WorkerConfig.DEFAULT_MAX_OPERATIONS);
-    return WorkerOptions.newBuilder().setMaxConcurrentActivityExecutionSize(maxOperations).build();
+    return GenerationWorkers.operationsOptions(
+        setting(env, "GENACE_MAX_OPERATIONS", WorkerConfig.DEFAULT_MAX_OPERATIONS),
+        setting(env, "GENACE_TASK_POLLERS", WorkerConfig.DEFAULT_TASK_POLLERS));
+  }
+
+  /** The worker's workflow cache, and as many workflow threads, as the worker sets them. */
+  static WorkerFactoryOptions factoryOptions(Environment env) {
+    int cache = setting(env, "GENACE_WORKFLOW_CACHE", WorkerConfig.DEFAULT_WORKFLOW_CACHE);
+    return WorkerFactoryOptions.newBuilder()
+        .setWorkflowCacheSize(cache)
+        .setMaxWorkflowThreadCount(cache)
+        .build();
+  }
+
+  private static int setting(Environment env, String name, int defaultValue) {
+    return env.get(name).map(Integer::parseInt).orElse(defaultValue);
   }
 
   @CommandLine.Command(
@@ -56,7 +69,8 @@ final class BareWorker {
       Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
       try (TemporalConnection connection =
           connect(TemporalSettings.fromEnvironment(env.variables()))) {
-        WorkerFactory factory = WorkerFactory.newInstance(connection.workflowClient());
+        WorkerFactory factory =
+            WorkerFactory.newInstance(connection.workflowClient(), factoryOptions(env));
         Worker worker = factory.newWorker(BareWorkflow.TASK_QUEUE, options(env));
         worker.registerWorkflowImplementationTypes(BareWorkflow.Impl.class);
         worker.registerActivitiesImplementations(new BareWorkflow.StepsImpl());

@@ -22,6 +22,8 @@ import java.util.Optional;
  *     GENACE_CONFIG_VERSION}); dispatch needs it to be the fleet's current one
  * @param workflowCacheSize workflows cached between workflow tasks, and the workflow threads that
  *     hold them ({@code GENACE_WORKFLOW_CACHE})
+ * @param taskPollers concurrent long polls for workflow tasks and for each activity queue that
+ *     carries the load: registration and delivery, and observation ({@code GENACE_TASK_POLLERS})
  * @param sweepInterval how often the orphan sweeper's Temporal Schedule runs ({@code
  *     GENACE_SWEEP_SECONDS})
  * @param review whether reviews settle themselves ({@code GENACE_AUTO_RECONCILE}) and how long
@@ -42,6 +44,7 @@ public record WorkerConfig(
     int maxConcurrentDispatches,
     int maxConcurrentOperations,
     int workflowCacheSize,
+    int taskPollers,
     AllowancePolicy allowance,
     Optional<String> configVersion,
     List<Duration> metricBuckets,
@@ -63,6 +66,14 @@ public record WorkerConfig(
    * {@code bench scale}.
    */
   public static final int DEFAULT_WORKFLOW_CACHE = 150;
+
+  /**
+   * Long polls per task queue. Each poll brings one task, so a queue's throughput is at most its
+   * pollers divided by a poll's round trip: with the SDK's five, a worker observing a few thousand
+   * renders (each poll an activity task) fell behind whenever the server answered slower than 20
+   * ms, and the polls arrived late. Each poller is one waiting thread.
+   */
+  public static final int DEFAULT_TASK_POLLERS = 16;
 
   /** The buckets of the Temporal SDK's latency histograms on {@code /metrics}, in seconds. */
   public static final List<Duration> DEFAULT_METRIC_BUCKETS =
@@ -110,6 +121,7 @@ public record WorkerConfig(
             read.integer("GENACE_MAX_DISPATCHES", 1, 1000).orElse(DEFAULT_MAX_DISPATCHES),
             read.integer("GENACE_MAX_OPERATIONS", 1, 100_000).orElse(DEFAULT_MAX_OPERATIONS),
             read.integer("GENACE_WORKFLOW_CACHE", 10, 10_000).orElse(DEFAULT_WORKFLOW_CACHE),
+            read.integer("GENACE_TASK_POLLERS", 2, 200).orElse(DEFAULT_TASK_POLLERS),
             read.allowance(),
             read.configVersion("GENACE_CONFIG_VERSION"),
             read.buckets("GENACE_METRICS_BUCKETS").orElse(DEFAULT_METRIC_BUCKETS),
