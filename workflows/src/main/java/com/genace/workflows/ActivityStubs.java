@@ -15,7 +15,9 @@ import java.time.Duration;
 
 /**
  * Every activity the workflow schedules, with its queue, timeouts and retries, and the summary the
- * Web UI shows for it. Creating a stub schedules nothing; calling it does.
+ * Web UI shows for it. Creating a stub schedules nothing; calling it does. {@code
+ * ActivityStubsTest} holds the saved histories to these options: replay alone does not compare
+ * them.
  */
 final class ActivityStubs {
 
@@ -33,7 +35,7 @@ final class ActivityStubs {
           .setRetryOptions(RETRY_FREELY)
           .build();
 
-  private static final ActivityOptions LEDGER_STEP =
+  static final ActivityOptions LEDGER_STEP =
       ActivityOptions.newBuilder()
           .setTaskQueue(TaskQueues.OPERATIONS)
           .setStartToCloseTimeout(Duration.ofSeconds(30))
@@ -44,7 +46,7 @@ final class ActivityStubs {
    * Reads Genace only; the evidence activity repeats the search itself for its short window, hence
    * the longer timeout. A Genace that stays unreachable leaves the review without evidence.
    */
-  private static final ActivityOptions EVIDENCE =
+  static final ActivityOptions EVIDENCE =
       ActivityOptions.newBuilder()
           .setTaskQueue(TaskQueues.OPERATIONS)
           .setStartToCloseTimeout(Duration.ofMinutes(2))
@@ -52,7 +54,7 @@ final class ActivityStubs {
           .build();
 
   /** Reads one job an operator named; a Genace unreachable for every attempt refuses the job. */
-  private static final ActivityOptions CHECK_JOB =
+  static final ActivityOptions CHECK_JOB =
       ActivityOptions.newBuilder()
           .setTaskQueue(TaskQueues.OPERATIONS)
           .setStartToCloseTimeout(Duration.ofSeconds(30))
@@ -64,7 +66,7 @@ final class ActivityStubs {
           .build();
 
   /** Never retried: a second POST could pay for a second render. The timeout comes per request. */
-  private static final ActivityOptions DISPATCH =
+  static final ActivityOptions DISPATCH =
       ActivityOptions.newBuilder()
           .setTaskQueue(TaskQueues.DISPATCH)
           .setStartToCloseTimeout(Duration.ofMinutes(2))
@@ -77,7 +79,7 @@ final class ActivityStubs {
    * each failed attempt's next retry delay, and this policy's interval only applies after a timeout
    * (a crashed worker), hence its low maximum.
    */
-  private static final ActivityOptions POLL =
+  static final ActivityOptions POLL =
       ActivityOptions.newBuilder()
           .setTaskQueue(TaskQueues.OBSERVATION)
           .setStartToCloseTimeout(Duration.ofSeconds(15))
@@ -90,7 +92,7 @@ final class ActivityStubs {
           .build();
 
   /** The long observation of workflows started before {@link VersionMarkers#OBSERVE_BY_POLLING}. */
-  private static final ActivityOptions LEGACY_OBSERVE =
+  static final ActivityOptions LEGACY_OBSERVE =
       ActivityOptions.newBuilder()
           .setTaskQueue(TaskQueues.OPERATIONS)
           .setStartToCloseTimeout(Duration.ofHours(6))
@@ -98,7 +100,7 @@ final class ActivityStubs {
           .setRetryOptions(RETRY_FREELY)
           .build();
 
-  private static final ActivityOptions DELIVER =
+  static final ActivityOptions DELIVER =
       ActivityOptions.newBuilder()
           .setTaskQueue(TaskQueues.OPERATIONS)
           .setStartToCloseTimeout(Duration.ofMinutes(30))

@@ -50,7 +50,7 @@ final class CancelBookkeeping {
   }
 
   private void endDetached(String temporalReason, Consumer<Step> resume) {
-    CancelRequest cancel = cancellation.request(temporalReason);
+    CancelRequest cancel = cancellation.handledRequest(temporalReason);
     log.warn(
         "operation {}: {} (phase {})",
         operation.operationId(),

@@ -19,6 +19,7 @@ import java.util.function.Supplier;
 final class Cancellation {
 
   private final OperationState operation;
+  private final VersionMarkers versions;
 
   /** {@link VersionMarkers#CANCEL_WITH_MEANING}'s version; null until decided. */
   private Integer version;
@@ -31,12 +32,13 @@ final class Cancellation {
   /** A review opened after the cancel request: a POST answered unknown while being cancelled. */
   private boolean reviewOpenedAfterCancel;
 
-  Cancellation(OperationState operation) {
+  Cancellation(OperationState operation, VersionMarkers versions) {
     this.operation = operation;
+    this.versions = versions;
   }
 
   /** Decides, right after registration, whether this workflow can be cancelled with meaning. */
-  boolean decide(VersionMarkers versions) {
+  boolean decideWhetherCancellable() {
     version = versions.cancellation();
     return enabled();
   }
@@ -107,8 +109,8 @@ final class Cancellation {
     return request != null && request.deliversRendering();
   }
 
-  /** The request being handled; a Temporal cancel request becomes one on first ask. */
-  CancelRequest request(String temporalReason) {
+  /** The request being handled: the {@code cancel} update's, or else Temporal's, made one here. */
+  CancelRequest handledRequest(String temporalReason) {
     if (request == null) {
       request = CancelRequest.fromTemporal(temporalReason);
     }

@@ -37,7 +37,7 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
 
   private final VersionMarkers versions = new VersionMarkers();
   private final OperationState operation = new OperationState();
-  private final Cancellation cancellation = new Cancellation(operation);
+  private final Cancellation cancellation = new Cancellation(operation, versions);
   private final ResolutionCheck resolutionCheck = new ResolutionCheck(operation, versions);
   private final ResolutionInbox resolutions =
       new ResolutionInbox(operation, versions, resolutionCheck);
@@ -55,7 +55,8 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
     requireValid(request);
     operation.begin(request.operationId());
     registration.register(request);
-    if (!cancellation.decide(versions)) {
+    if (!cancellation.decideWhetherCancellable()) {
+      // Started before cancellation with meaning: a Temporal cancel ends it at once, as it did.
       runSteps(request, Step.DISPATCH);
       return operation.result();
     }
