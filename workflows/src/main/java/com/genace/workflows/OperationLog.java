@@ -23,8 +23,24 @@ public final class OperationLog {
 
   private final Logger log;
 
-  OperationLog(Logger log) {
+  private OperationLog(Logger log) {
     this.log = log;
+  }
+
+  /**
+   * The workflow's outcome lines, whichever of its parts writes them: all go under {@link
+   * #workflowLogger()}'s name.
+   */
+  static OperationLog ofWorkflow() {
+    return new OperationLog(workflowLogger());
+  }
+
+  /**
+   * The workflow's logger, for its other lines too: operators and the observability tests filter
+   * the workflow's lines on {@link GenerationWorkflowImpl}'s name.
+   */
+  static Logger workflowLogger() {
+    return Workflow.getLogger(GenerationWorkflowImpl.class);
   }
 
   void info(String operationId, String remoteJobId, String format, Object... args) {

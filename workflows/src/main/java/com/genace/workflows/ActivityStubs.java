@@ -1,0 +1,158 @@
+package com.genace.workflows;
+
+import com.genace.delivery.DeliveryActivities;
+import com.genace.dispatch.DispatchActivities;
+import com.genace.lifecycle.CancelActivities;
+import com.genace.observation.LegacyObservationActivities;
+import com.genace.observation.ObservationActivities;
+import com.genace.review.EvidenceActivities;
+import com.genace.review.ReviewActivities;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.activity.LocalActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+
+/**
+ * Every activity the workflow schedules, with its queue, timeouts and retries, and the summary the
+ * Web UI shows for it. Creating a stub schedules nothing; calling it does. {@code
+ * ActivityStubsTest} holds the saved histories to these options: replay alone does not compare
+ * them.
+ */
+final class ActivityStubs {
+
+  private static final RetryOptions RETRY_FREELY =
+      RetryOptions.newBuilder()
+          .setInitialInterval(Duration.ofSeconds(1))
+          .setBackoffCoefficient(2)
+          .setMaximumInterval(Duration.ofMinutes(1))
+          .build();
+
+  /** Registration run by the workflow's own worker, retried as freely as any ledger step. */
+  private static final LocalActivityOptions LOCAL_LEDGER_STEP =
+      LocalActivityOptions.newBuilder()
+          .setStartToCloseTimeout(Duration.ofSeconds(30))
+          .setRetryOptions(RETRY_FREELY)
+          .build();
+
+  static final ActivityOptions LEDGER_STEP =
+      ActivityOptions.newBuilder()
+          .setTaskQueue(TaskQueues.OPERATIONS)
+          .setStartToCloseTimeout(Duration.ofSeconds(30))
+          .setRetryOptions(RETRY_FREELY)
+          .build();
+
+  /**
+   * Reads Genace only; the evidence activity repeats the search itself for its short window, hence
+   * the longer timeout. A Genace that stays unreachable leaves the review without evidence.
+   */
+  static final ActivityOptions EVIDENCE =
+      ActivityOptions.newBuilder()
+          .setTaskQueue(TaskQueues.OPERATIONS)
+          .setStartToCloseTimeout(Duration.ofMinutes(2))
+          .setRetryOptions(RetryOptions.newBuilder(RETRY_FREELY).setMaximumAttempts(5).build())
+          .build();
+
+  /** Reads one job an operator named; a Genace unreachable for every attempt refuses the job. */
+  static final ActivityOptions CHECK_JOB =
+      ActivityOptions.newBuilder()
+          .setTaskQueue(TaskQueues.OPERATIONS)
+          .setStartToCloseTimeout(Duration.ofSeconds(30))
+          .setRetryOptions(
+              RetryOptions.newBuilder(RETRY_FREELY)
+                  .setMaximumInterval(Duration.ofSeconds(5))
+                  .setMaximumAttempts(4)
+                  .build())
+          .build();
+
+  /** Never retried: a second POST could pay for a second render. The timeout comes per request. */
+  static final ActivityOptions DISPATCH =
+      ActivityOptions.newBuilder()
+          .setTaskQueue(TaskQueues.DISPATCH)
+          .setStartToCloseTimeout(Duration.ofMinutes(2))
+          .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(1).build())
+          .build();
+
+  /**
+   * One status read per attempt. The attempt is short, so a worker that dies mid-poll is noticed
+   * after the start-to-close timeout, not a heartbeat timeout; the pacing between polls comes from
+   * each failed attempt's next retry delay, and this policy's interval only applies after a timeout
+   * (a crashed worker), hence its low maximum.
+   */
+  static final ActivityOptions POLL =
+      ActivityOptions.newBuilder()
+          .setTaskQueue(TaskQueues.OBSERVATION)
+          .setStartToCloseTimeout(Duration.ofSeconds(15))
+          .setRetryOptions(
+              RetryOptions.newBuilder()
+                  .setInitialInterval(Duration.ofSeconds(1))
+                  .setBackoffCoefficient(2)
+                  .setMaximumInterval(Duration.ofSeconds(5))
+                  .build())
+          .build();
+
+  /** The long observation of workflows started before {@link VersionMarkers#OBSERVE_BY_POLLING}. */
+  static final ActivityOptions LEGACY_OBSERVE =
+      ActivityOptions.newBuilder()
+          .setTaskQueue(TaskQueues.OPERATIONS)
+          .setStartToCloseTimeout(Duration.ofHours(6))
+          .setHeartbeatTimeout(Duration.ofSeconds(60))
+          .setRetryOptions(RETRY_FREELY)
+          .build();
+
+  static final ActivityOptions DELIVER =
+      ActivityOptions.newBuilder()
+          .setTaskQueue(TaskQueues.OPERATIONS)
+          .setStartToCloseTimeout(Duration.ofMinutes(30))
+          .setHeartbeatTimeout(Duration.ofSeconds(60))
+          .setRetryOptions(RETRY_FREELY)
+          .build();
+
+  private ActivityStubs() {}
+
+  /** Registration and the review's ledger steps. */
+  static ReviewActivities ledger(String summary) {
+    return stub(ReviewActivities.class, LEDGER_STEP, summary);
+  }
+
+  /** Registration as {@link VersionMarkers#REGISTER_LOCALLY} version 1 ran it. */
+  static ReviewActivities localRegistration() {
+    return Workflow.newLocalActivityStub(ReviewActivities.class, LOCAL_LEDGER_STEP);
+  }
+
+  static CancelActivities cancellation(String summary) {
+    return stub(CancelActivities.class, LEDGER_STEP, summary);
+  }
+
+  static EvidenceActivities evidence(String summary) {
+    return stub(EvidenceActivities.class, EVIDENCE, summary);
+  }
+
+  static EvidenceActivities jobCheck(String summary) {
+    return stub(EvidenceActivities.class, CHECK_JOB, summary);
+  }
+
+  static DispatchActivities dispatch(String summary, Duration timeout) {
+    return stub(
+        DispatchActivities.class,
+        ActivityOptions.newBuilder(DISPATCH).setStartToCloseTimeout(timeout).build(),
+        summary);
+  }
+
+  static ObservationActivities polling(String summary) {
+    return stub(ObservationActivities.class, POLL, summary);
+  }
+
+  static LegacyObservationActivities legacyObservation(String summary) {
+    return stub(LegacyObservationActivities.class, LEGACY_OBSERVE, summary);
+  }
+
+  static DeliveryActivities delivery(String summary) {
+    return stub(DeliveryActivities.class, DELIVER, summary);
+  }
+
+  private static <T> T stub(Class<T> type, ActivityOptions options, String summary) {
+    return Workflow.newActivityStub(
+        type, ActivityOptions.newBuilder(options).setSummary(summary).build());
+  }
+}

@@ -1,0 +1,158 @@
+package com.genace.workflows;
+
+import com.genace.lifecycle.CancelRequest;
+import com.genace.model.ReviewReason;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.CanceledFailure;
+import io.temporal.workflow.CancellationScope;
+import io.temporal.workflow.Workflow;
+import java.util.function.Supplier;
+
+/**
+ * A cancel request (the {@code cancel} update with who and why, or Temporal's own) and the scope it
+ * stops. What cannot be taken back runs to its end regardless ({@link #runToTheEnd}): the POST and
+ * the recording of its outcome, the opening of a review, a delivery under way.
+ *
+ * <p>Only for workflows at {@link VersionMarkers#CANCEL_WITH_MEANING} version 1; those started
+ * before end at once on a Temporal cancel and refuse the update.
+ */
+final class Cancellation {
+
+  private final OperationState operation;
+  private final VersionMarkers versions;
+
+  /** {@link VersionMarkers#CANCEL_WITH_MEANING}'s version; null until decided. */
+  private Integer version;
+
+  /** The operation's steps, stopped by a cancel request. */
+  private CancellationScope work;
+
+  private CancelRequest request;
+
+  /** A review opened after the cancel request: a POST answered unknown while being cancelled. */
+  private boolean reviewOpenedAfterCancel;
+
+  Cancellation(OperationState operation, VersionMarkers versions) {
+    this.operation = operation;
+    this.versions = versions;
+  }
+
+  /** Decides, right after registration, whether this workflow can be cancelled with meaning. */
+  boolean decideWhetherCancellable() {
+    version = versions.cancellation();
+    return enabled();
+  }
+
+  private boolean enabled() {
+    return version != null && version >= 1;
+  }
+
+  /**
+   * Runs the operation's steps in a scope that a cancel request stops (ours or Temporal's).
+   *
+   * @return whether a cancel request came
+   */
+  boolean runUntilCancelled(Runnable steps) {
+    work = Workflow.newCancellationScope(steps);
+    if (request != null) {
+      work.cancel(request.describe());
+    }
+    try {
+      work.run();
+    } catch (CanceledFailure stopped) {
+      // Whichever step it stopped, the bookkeeping after it reads where the operation stands.
+    } catch (ActivityFailure failure) {
+      // An activity stopped by the cancel request (an observation poll) reports it this way.
+      if (!(failure.getCause() instanceof CanceledFailure) || !work.isCancelRequested()) {
+        throw failure;
+      }
+    }
+    return work.isCancelRequested();
+  }
+
+  /** Whether the operation's steps are being cancelled. */
+  boolean requested() {
+    return enabled() && work.isCancelRequested();
+  }
+
+  /** Runs a step that a cancel request must not stop, in a detached scope. */
+  <T> T runToTheEnd(Supplier<T> step) {
+    if (!enabled()) {
+      return step.get();
+    }
+    var outcome =
+        new Object() {
+          T value;
+        };
+    Workflow.newDetachedCancellationScope(() -> outcome.value = step.get()).run();
+    return outcome.value;
+  }
+
+  /**
+   * Notes a review opened while the steps are being cancelled because a POST may have left: the
+   * bookkeeping waits for its resolution before ending the operation.
+   */
+  void reviewOpened(ReviewReason reason) {
+    if (requested()
+        && (reason == ReviewReason.POST_OUTCOME_UNKNOWN
+            || reason == ReviewReason.DISPATCH_INTERRUPTED)) {
+      reviewOpenedAfterCancel = true;
+    }
+  }
+
+  boolean reviewOpenedAfterCancel() {
+    return reviewOpenedAfterCancel;
+  }
+
+  /** Whether a render Genace accepted is still observed and delivered. */
+  boolean deliversRendering() {
+    return request != null && request.deliversRendering();
+  }
+
+  /** The request being handled: the {@code cancel} update's, or else Temporal's, made one here. */
+  CancelRequest handledRequest(String temporalReason) {
+    if (request == null) {
+      request = CancelRequest.fromTemporal(temporalReason);
+    }
+    return request;
+  }
+
+  /** The {@code cancel} update. */
+  String accept(CancelRequest cancel) {
+    if (request != null) {
+      return "already cancelling (" + request.describe() + "); nothing changed";
+    }
+    request = cancel;
+    if (work != null) {
+      work.cancel(cancel.describe());
+    }
+    return "cancelling from phase " + operation.phase().wire() + ": " + cancel.describe();
+  }
+
+  /** The {@code cancel} update's validator. */
+  void validate(CancelRequest cancel) {
+    if (cancel == null) {
+      throw new IllegalArgumentException("the cancel request is empty");
+    }
+    cancel
+        .problem()
+        .ifPresent(
+            problem -> {
+              throw new IllegalArgumentException(problem);
+            });
+    if (operation.ended()) {
+      throw new IllegalArgumentException(
+          "operation "
+              + operation.operationId()
+              + " has already ended "
+              + operation.result().phase().wire());
+    }
+    if (version != null && !enabled()) {
+      throw new IllegalArgumentException(
+          "operation "
+              + operation.operationId()
+              + " was started by a worker without cancellation; cancel its workflow through"
+              + " Temporal (the orphan sweeper then puts it in review)");
+    }
+  }
+}

@@ -1,0 +1,130 @@
+package com.genace.workflows;
+
+import com.genace.dispatch.DispatchActivities;
+import com.genace.dispatch.DispatchOutcome;
+import com.genace.dispatch.DispatchResult;
+import com.genace.model.Phase;
+import com.genace.model.ReviewReason;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.CanceledFailure;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+
+/**
+ * Dispatches until the outcome decides the next step: accepted observes the remote job; refused
+ * ends {@code failed}; not sent or rate limited waits and dispatches again; unknown (or a dispatch
+ * activity that never reported back) opens a review, as do {@value #MAX_NOT_SENT_ATTEMPTS} attempts
+ * in a row that provably sent nothing.
+ *
+ * <p>A dispatch turned away by a paused, draining or over-allowance dispatcher is not an attempt:
+ * it is not counted and waits briefly before dispatching again. The POST cannot be taken back: once
+ * sent, a cancel request waits for its recorded outcome; none is sent after one.
+ */
+final class DispatchStep {
+
+  /** After this many attempts that provably sent nothing, an operator decides. */
+  static final int MAX_NOT_SENT_ATTEMPTS = 5;
+
+  static final Duration MAX_NOT_SENT_BACKOFF = Duration.ofMinutes(1);
+
+  /**
+   * How long a dispatch turned away by a closed gate waits before trying again. Short, so that it
+   * leaves within seconds of a resume; cheap, because the gate turns it away before any claim.
+   */
+  static final Duration PAUSED_RECHECK_INTERVAL = Duration.ofSeconds(5);
+
+  private final OperationState operation;
+  private final Cancellation cancellation;
+  private final ReviewStep review;
+
+  DispatchStep(OperationState operation, Cancellation cancellation, ReviewStep review) {
+    this.operation = operation;
+    this.cancellation = cancellation;
+    this.review = review;
+  }
+
+  Step dispatchUntilDecided(GenerationRequest request) {
+    int notSent = 0;
+    while (true) {
+      operation.setPhase(
+          Phase.SUBMITTING, "dispatch attempt " + (operation.dispatchAttempts() + 1));
+      DispatchResult dispatched = dispatchToTheEnd(request);
+      if (dispatched.outcome() != DispatchOutcome.PAUSED
+          && dispatched.outcome() != DispatchOutcome.ALLOWANCE_EXHAUSTED) {
+        operation.countDispatchAttempt();
+      }
+      switch (dispatched.outcome()) {
+        case ACCEPTED -> {
+          operation.recordRemoteJob(dispatched.remoteJobId());
+          return Step.OBSERVE;
+        }
+        case REFUSED -> {
+          return operation.finish(Phase.FAILED, "refused by Genace: " + dispatched.detail());
+        }
+        case NOT_SENT -> {
+          notSent++;
+          if (notSent >= MAX_NOT_SENT_ATTEMPTS) {
+            return review.open(
+                ReviewReason.DISPATCH_NOT_SENT_REPEATEDLY, dispatched.detail(), null);
+          }
+          waitBeforeDispatch(notSentBackoff(notSent), "not sent: " + dispatched.detail());
+        }
+        case RATE_LIMITED ->
+            waitBeforeDispatch(
+                Duration.ofMillis(Math.max(1000, dispatched.retryAfterMillis())),
+                "rate limited by Genace");
+        case PAUSED -> waitBeforeDispatch(PAUSED_RECHECK_INTERVAL, "dispatch paused");
+        case ACCOUNT_REFUSED ->
+            waitBeforeDispatch(PAUSED_RECHECK_INTERVAL, "Genace refused the account");
+        case ALLOWANCE_EXHAUSTED ->
+            waitBeforeDispatch(
+                Duration.ofMillis(Math.max(1000, dispatched.retryAfterMillis())),
+                "waiting for allowance (" + dispatched.detail() + ")");
+        case UNKNOWN, IN_REVIEW -> {
+          return review.open(
+              dispatched.outcome() == DispatchOutcome.UNKNOWN
+                  ? ReviewReason.POST_OUTCOME_UNKNOWN
+                  : ReviewReason.DISPATCH_INTERRUPTED,
+              dispatched.detail(),
+              dispatched.remoteJobId());
+        }
+      }
+    }
+  }
+
+  private DispatchResult dispatchToTheEnd(GenerationRequest request) {
+    if (cancellation.requested()) {
+      // Also on the way to delivering a cancelled render: a cancelled operation never POSTs.
+      throw new CanceledFailure("cancelled before dispatch");
+    }
+    return cancellation.runToTheEnd(() -> dispatchOnce(request));
+  }
+
+  private DispatchResult dispatchOnce(GenerationRequest request) {
+    try {
+      return ActivityStubs.dispatch(
+              "POST /v1/generations (" + request.model() + ")", request.dispatchTimeout())
+          .dispatch(operation.operationId());
+    } catch (ActivityFailure failure) {
+      if (failure.getCause() instanceof ApplicationFailure app
+          && DispatchActivities.NOTHING_SENT.equals(app.getType())) {
+        return DispatchResult.of(DispatchOutcome.NOT_SENT, app.getOriginalMessage());
+      }
+      // A timeout, a crash or any failure after the POST may have left: never retried.
+      return DispatchResult.of(
+          DispatchOutcome.UNKNOWN,
+          "dispatch did not report back: " + ActivityFailures.describe(failure));
+    }
+  }
+
+  private void waitBeforeDispatch(Duration delay, String why) {
+    operation.setPhase(Phase.PENDING, why + "; dispatching again in " + delay.toSeconds() + " s");
+    Workflow.sleep(delay);
+  }
+
+  private static Duration notSentBackoff(int attempt) {
+    Duration backoff = Duration.ofSeconds(1L << Math.min(attempt, 6));
+    return backoff.compareTo(MAX_NOT_SENT_BACKOFF) > 0 ? MAX_NOT_SENT_BACKOFF : backoff;
+  }
+}

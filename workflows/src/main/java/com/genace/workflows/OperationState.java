@@ -1,0 +1,181 @@
+package com.genace.workflows;
+
+import com.genace.delivery.DeliveredArtifact;
+import com.genace.model.Phase;
+import com.genace.model.RemoteStatus;
+import com.genace.review.ReviewCase;
+import io.temporal.common.SearchAttributeUpdate;
+import io.temporal.workflow.Workflow;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The operation as the workflow knows it, and the one place it is shown: a phase change upserts the
+ * search attributes and rewrites the Web UI's current details, {@link #view} is what {@code
+ * describe} answers, and {@link #finish} decides the result.
+ */
+final class OperationState {
+
+  /** How many refused resolutions the Web UI's current details repeat. */
+  static final int REFUSALS_SHOWN = 3;
+
+  private static final OperationLog outcomes = OperationLog.ofWorkflow();
+
+  private String operationId;
+  private Phase phase = Phase.PENDING;
+  private String phaseDetails = "";
+  private String remoteJobId;
+  private RemoteStatus lastRemoteStatus;
+  private int dispatchAttempts;
+  private ReviewCase review;
+  private final List<String> rejectedResolutions = new ArrayList<>();
+  private List<DeliveredArtifact> artifacts = List.of();
+  private OperationResult result;
+
+  void begin(String id) {
+    operationId = id;
+  }
+
+  String operationId() {
+    return operationId;
+  }
+
+  Phase phase() {
+    return phase;
+  }
+
+  String remoteJobId() {
+    return remoteJobId;
+  }
+
+  void recordRemoteJob(String id) {
+    remoteJobId = id;
+  }
+
+  /** A dispatch that a closed gate or an exhausted allowance turned away is not an attempt. */
+  void countDispatchAttempt() {
+    dispatchAttempts++;
+  }
+
+  int dispatchAttempts() {
+    return dispatchAttempts;
+  }
+
+  void recordRemoteStatus(RemoteStatus status) {
+    lastRemoteStatus = status;
+  }
+
+  ReviewCase review() {
+    return review;
+  }
+
+  void recordReview(ReviewCase current) {
+    review = current;
+  }
+
+  void recordArtifacts(List<DeliveredArtifact> delivered) {
+    artifacts = List.copyOf(delivered);
+  }
+
+  List<DeliveredArtifact> artifacts() {
+    return artifacts;
+  }
+
+  /** Null until the operation ended. */
+  OperationResult result() {
+    return result;
+  }
+
+  boolean ended() {
+    return result != null;
+  }
+
+  /** Publishes a phase: the search attributes (an upsert command) and the current details. */
+  void setPhase(Phase next, String details) {
+    phase = next;
+    List<SearchAttributeUpdate<?>> updates = new ArrayList<>();
+    updates.add(GenerationSearchAttributes.PHASE.valueSet(next.wire()));
+    updates.add(GenerationSearchAttributes.NEEDS_REVIEW.valueSet(next == Phase.IN_REVIEW));
+    if (remoteJobId != null) {
+      updates.add(GenerationSearchAttributes.REMOTE_JOB_ID.valueSet(remoteJobId));
+    }
+    Workflow.upsertTypedSearchAttributes(updates.toArray(new SearchAttributeUpdate<?>[0]));
+    phaseDetails = details;
+    showDetails();
+  }
+
+  /**
+   * Says what the current phase waits for without publishing the phase again (no upsert), as local
+   * registration did.
+   */
+  void setPhaseDetails(String details) {
+    phaseDetails = details;
+    showDetails();
+  }
+
+  /** Lists a refused resolution where describe and the Web UI show it. */
+  void addRefusal(String refusal) {
+    rejectedResolutions.add(refusal);
+  }
+
+  /**
+   * The Web UI's current details: the phase and what it waits for, the review's evidence, the
+   * remote job and the latest refused resolutions. Metadata only, no command: refreshing it changes
+   * no history.
+   */
+  void showDetails() {
+    StringBuilder details = new StringBuilder("**" + phase.wire() + "** — " + phaseDetails);
+    if (phase == Phase.IN_REVIEW && review != null && review.evidence() != null) {
+      details.append("\n\nevidence: ").append(review.evidence().summary());
+    }
+    if (remoteJobId != null) {
+      details.append("\n\nremote job: `").append(remoteJobId).append('`');
+    }
+    int shown = Math.min(REFUSALS_SHOWN, rejectedResolutions.size());
+    if (shown > 0) {
+      details.append("\n\nrefused resolutions (latest last):");
+      rejectedResolutions
+          .subList(rejectedResolutions.size() - shown, rejectedResolutions.size())
+          .forEach(refusal -> details.append("\n- ").append(refusal));
+    }
+    Workflow.setCurrentDetails(details.toString());
+  }
+
+  /** Ends the operation in a terminal phase; the course has no step after it. */
+  Step finish(Phase terminal, String detail) {
+    setPhase(terminal, detail);
+    result = new OperationResult(operationId, terminal, remoteJobId, detail, artifacts);
+    if (terminal == Phase.DELIVERED) {
+      outcomes.info(operationId, remoteJobId, "operation {} delivered: {}", operationId, detail);
+    } else {
+      outcomes.warn(
+          operationId, remoteJobId, "operation {} {}: {}", operationId, terminal.wire(), detail);
+    }
+    return Step.DONE;
+  }
+
+  /** An operation that ended on its own while being cancelled says so in its result. */
+  void addToResult(String note) {
+    result =
+        new OperationResult(
+            operationId,
+            result.phase(),
+            result.remoteJobId(),
+            result.detail() + " (" + note + ")",
+            result.artifacts());
+    setPhase(result.phase(), result.detail());
+  }
+
+  OperationView view(boolean resolvable) {
+    return new OperationView(
+        operationId,
+        phase,
+        remoteJobId,
+        lastRemoteStatus == null ? null : lastRemoteStatus.wire(),
+        dispatchAttempts,
+        review,
+        List.copyOf(rejectedResolutions),
+        artifacts,
+        resolvable);
+  }
+}

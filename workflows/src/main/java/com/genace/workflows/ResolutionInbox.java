@@ -1,0 +1,182 @@
+package com.genace.workflows;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.genace.model.Phase;
+import com.genace.review.ResolutionPayload;
+import com.genace.review.ReviewResolution;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.workflow.Workflow;
+import java.util.Optional;
+
+/**
+ * Resolutions waiting to be applied, one at a time: an operator's (the {@code
+ * resolveReconciliation} signal, the {@code resolve} update) or the one a review settles itself
+ * with. What can be refused at once is refused on arrival; every refusal is listed where describe
+ * and the Web UI show it, logged and counted.
+ */
+final class ResolutionInbox {
+
+  private static final OperationLog outcomes = OperationLog.ofWorkflow();
+
+  private final OperationState operation;
+  private final VersionMarkers versions;
+  private final ResolutionCheck check;
+
+  private Submission pending;
+  private boolean applying;
+
+  ResolutionInbox(OperationState operation, VersionMarkers versions, ResolutionCheck check) {
+    this.operation = operation;
+    this.versions = versions;
+    this.check = check;
+  }
+
+  /** The signal: a payload of any shape is answered, a refusal only listed. */
+  void receive(JsonNode payload) {
+    ResolutionPayload.Parsed parsed = ResolutionPayload.parse(payload);
+    String shown = ResolutionPayload.shown(payload);
+    if (parsed.problem() != null) {
+      refuse(shown, parsed.problem());
+      return;
+    }
+    Optional<String> problem = problemWith(parsed.resolution(), versions.checksResolutionsWhole());
+    if (problem.isPresent()) {
+      refuse(shown, problem.get());
+      return;
+    }
+    pending = new Submission(parsed.resolution(), shown, false, null);
+  }
+
+  /** The update: once checked whole, it waits for the outcome and fails with a refusal. */
+  String receive(ReviewResolution resolution) {
+    String accepted = "accepted " + resolution.parsedDecision().orElseThrow().wire();
+    if (!versions.checksResolutionsWhole()) {
+      pending = new Submission(resolution, String.valueOf(resolution), false, null);
+      return accepted;
+    }
+    Verdict verdict = new Verdict();
+    pending = new Submission(resolution, String.valueOf(resolution), false, verdict);
+    Workflow.await(verdict::decided);
+    if (verdict.refusal() != null) {
+      throw ApplicationFailure.newNonRetryableFailure(verdict.refusal(), "ResolutionRefused");
+    }
+    return accepted;
+  }
+
+  /** The update's validator. */
+  void validate(ReviewResolution resolution) {
+    // A validator may not ask for the version: it checks whole, which only refuses more.
+    problemWith(resolution, true)
+        .ifPresent(
+            problem -> {
+              outcomes.warn(
+                  operation.operationId(),
+                  operation.remoteJobId(),
+                  "operation {}: resolution refused: {}",
+                  operation.operationId(),
+                  problem);
+              throw new IllegalArgumentException(problem);
+            });
+  }
+
+  /** A review settling itself from its evidence, with a job already read on Genace. */
+  void settle(ReviewResolution settled) {
+    pending = new Submission(settled, "self-settling", true, null);
+  }
+
+  boolean hasPending() {
+    return pending != null;
+  }
+
+  /** Neither a resolution waiting nor one being applied. */
+  boolean idle() {
+    return pending == null && !applying;
+  }
+
+  /** Takes the waiting resolution to apply it; {@link #applied} must follow. */
+  Submission take() {
+    Submission submission = pending;
+    pending = null;
+    applying = true;
+    return submission;
+  }
+
+  /** Answers the update that sent it, if one did, and lists a refusal. */
+  void applied(Submission submission, Optional<String> refusal) {
+    applying = false;
+    if (submission.verdict() != null) {
+      submission.verdict().decide(refusal.orElse(null));
+    }
+    refusal.ifPresent(reason -> refuse(submission.shown(), reason));
+  }
+
+  private Optional<String> problemWith(ReviewResolution resolution, boolean whole) {
+    if (resolution == null) {
+      return Optional.of("the resolution is empty");
+    }
+    if (operation.phase() != Phase.IN_REVIEW || pending != null) {
+      return Optional.of(
+          "operation "
+              + operation.operationId()
+              + " is not in review (phase "
+              + operation.phase().wire()
+              + ")");
+    }
+    if (!whole) {
+      return resolution.problem();
+    }
+    if (applying) {
+      return Optional.of(
+          "operation "
+              + operation.operationId()
+              + " is applying another resolution; ask again shortly");
+    }
+    Optional<String> problem = resolution.problemAsWhole();
+    if (problem.isPresent()) {
+      return problem;
+    }
+    return check.problemWithEvidence(resolution);
+  }
+
+  private void refuse(String shown, String reason) {
+    operation.addRefusal("refused " + shown + ": " + reason);
+    outcomes.warn(
+        operation.operationId(),
+        operation.remoteJobId(),
+        "operation {}: resolution refused: {} (payload {})",
+        operation.operationId(),
+        reason,
+        shown);
+    Workflow.getMetricsScope().counter("genace_review_resolutions_refused").inc(1);
+    operation.showDetails();
+  }
+
+  /**
+   * A resolution waiting to be applied.
+   *
+   * @param shown how a refusal names it
+   * @param prechecked already checked on Genace (a review settling itself from its evidence)
+   * @param verdict where an update waits for the outcome; null for a signal
+   */
+  record Submission(
+      ReviewResolution resolution, String shown, boolean prechecked, Verdict verdict) {}
+
+  /** The outcome an update handler waits for. */
+  static final class Verdict {
+    private boolean decided;
+    private String refusal;
+
+    void decide(String refusalOrNull) {
+      refusal = refusalOrNull;
+      decided = true;
+    }
+
+    boolean decided() {
+      return decided;
+    }
+
+    String refusal() {
+      return refusal;
+    }
+  }
+}

@@ -1,0 +1,138 @@
+package com.genace.workflows;
+
+import com.genace.model.Phase;
+import com.genace.model.ReviewDecision;
+import com.genace.model.ReviewReason;
+import com.genace.review.ReviewActivities;
+import com.genace.review.ReviewCase;
+import com.genace.review.ReviewOpened;
+import com.genace.review.ReviewResolution;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * An uncertainty review: opened in the ledger, evidence gathered on Genace, then a wait without
+ * limit for a resolution (reminding periodically), applied one at a time until one is accepted. The
+ * resolution decides the next step: {@code found_remote_job} observes the job it names, {@code
+ * not_submitted} dispatches again, {@code abandon} ends the operation.
+ */
+final class ReviewStep {
+
+  static final Duration REVIEW_REMINDER_INTERVAL = Duration.ofHours(1);
+
+  private static final OperationLog outcomes = OperationLog.ofWorkflow();
+
+  private final OperationState operation;
+  private final VersionMarkers versions;
+  private final Cancellation cancellation;
+  private final ResolutionInbox inbox;
+  private final ResolutionCheck check;
+  private final EvidenceGathering evidence;
+
+  ReviewStep(
+      OperationState operation,
+      VersionMarkers versions,
+      Cancellation cancellation,
+      ResolutionInbox inbox,
+      ResolutionCheck check) {
+    this.operation = operation;
+    this.versions = versions;
+    this.cancellation = cancellation;
+    this.inbox = inbox;
+    this.check = check;
+    this.evidence = new EvidenceGathering(operation, inbox);
+  }
+
+  /**
+   * Opens a review in the ledger, which may answer that it holds an accepted job already: then the
+   * job is observed. The opening is recorded even when a cancel request arrives meanwhile: the
+   * review may hold a paid render.
+   */
+  Step open(ReviewReason reason, String detail, String evidenceRemoteJobId) {
+    ReviewActivities ledger = ActivityStubs.ledger("open review: " + reason.wire());
+    ReviewOpened opened =
+        cancellation.runToTheEnd(() -> ledger.openReview(operation.operationId(), reason, detail));
+    cancellation.reviewOpened(reason);
+    if (!opened.inReview()) {
+      operation.recordRemoteJob(opened.acceptedRemoteJobId());
+      outcomes.info(
+          operation.operationId(),
+          operation.remoteJobId(),
+          "operation {}: the ledger holds accepted job",
+          operation.operationId());
+      return Step.OBSERVE;
+    }
+    return enter(opened.reason(), detail, evidenceRemoteJobId);
+  }
+
+  /** The ledger holds the review already: the workflow shows it and waits for its resolution. */
+  Step enter(ReviewReason reason, String detail, String evidenceRemoteJobId) {
+    operation.recordReview(new ReviewCase(reason, detail, evidenceRemoteJobId, null, null));
+    operation.setPhase(Phase.IN_REVIEW, "waiting for an operator: " + reason.wire());
+    outcomes.error(
+        operation.operationId(),
+        operation.remoteJobId() != null ? operation.remoteJobId() : evidenceRemoteJobId,
+        "operation {} needs review: {} ({})",
+        operation.operationId(),
+        reason.wire(),
+        detail);
+    if (versions.gathersEvidence()) {
+      evidence.gather(evidenceRemoteJobId);
+    }
+    return Step.REVIEW;
+  }
+
+  Step awaitResolution() {
+    while (true) {
+      while (!Workflow.await(REVIEW_REMINDER_INTERVAL, inbox::hasPending)) {
+        remind();
+      }
+      ResolutionInbox.Submission submission = inbox.take();
+      Optional<String> refusal =
+          check.checkAndRecord(submission.resolution(), submission.prechecked());
+      inbox.applied(submission, refusal);
+      if (refusal.isEmpty()) {
+        return accept(submission.resolution());
+      }
+    }
+  }
+
+  /** Whether an operator's resolution would be taken now. */
+  boolean acceptsResolution() {
+    return operation.phase() == Phase.IN_REVIEW && !evidence.gathering() && inbox.idle();
+  }
+
+  private void remind() {
+    outcomes.warn(
+        operation.operationId(),
+        operation.remoteJobId(),
+        "operation {} still waits for review: {}",
+        operation.operationId(),
+        operation.review().reason().wire());
+    Workflow.getMetricsScope().counter("genace_review_reminders").inc(1);
+  }
+
+  private Step accept(ReviewResolution resolution) {
+    operation.recordReview(operation.review().withResolution(resolution));
+    ReviewDecision decision = resolution.parsedDecision().orElseThrow();
+    outcomes.info(
+        operation.operationId(),
+        decision == ReviewDecision.FOUND_REMOTE_JOB
+            ? resolution.remoteJobId().trim()
+            : operation.remoteJobId(),
+        "operation {}: resolution {} by {} accepted: {}",
+        operation.operationId(),
+        decision.wire(),
+        resolution.resolvedBy(),
+        resolution.reason());
+    return switch (decision) {
+      case FOUND_REMOTE_JOB -> {
+        operation.recordRemoteJob(resolution.remoteJobId().trim());
+        yield Step.OBSERVE;
+      }
+      case NOT_SUBMITTED -> Step.DISPATCH;
+      case ABANDON -> operation.finish(Phase.ABANDONED, "abandoned: " + resolution.reason());
+    };
+  }
+}

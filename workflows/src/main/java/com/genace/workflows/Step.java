@@ -1,0 +1,10 @@
+package com.genace.workflows;
+
+/** Where an operation's course goes next: each step returns the step after it. */
+enum Step {
+  DISPATCH,
+  REVIEW,
+  OBSERVE,
+  DELIVER,
+  DONE
+}

@@ -1,0 +1,75 @@
+package com.genace.workflows;
+
+import io.temporal.workflow.Workflow;
+
+/**
+ * The changes to what a running workflow does, each behind a {@link Workflow#getVersion} marker.
+ * Each is asked at the same point of the operation's course as when it was introduced: a saved
+ * history's markers, and where they stand among its commands, decide how it replays.
+ */
+final class VersionMarkers {
+
+  /**
+   * Where registration runs. Version 1 registered as a local activity (one marker instead of an
+   * activity's events); it lost an operation in the network fault drill (no ledger row after the
+   * faults ended), so version 2, what new workflows get, registers with a scheduled activity again,
+   * as the default version does. Versions 1 and 2 imply {@link #OBSERVE_BY_POLLING}, whose marker
+   * such workflows therefore do not record.
+   */
+  static final String REGISTER_LOCALLY = "register-locally";
+
+  /** Polling observation (version 1); the default version observes the long way. */
+  static final String OBSERVE_BY_POLLING = "observe-by-polling";
+
+  /**
+   * Cancellation with meaning (version 1): the operation's steps run in a scope that a cancel
+   * request stops, the POST, the recording of its outcome and a delivery under way run to their end
+   * regardless, and the ledger records the cancellation. Workflows started before (no marker) end
+   * at once on a cancel request, as they did.
+   */
+  static final String CANCEL_WITH_MEANING = "cancel-with-meaning";
+
+  /**
+   * Resolutions checked whole before they are accepted (version 1): the ledger's identifier rule, a
+   * named job read on Genace first, a permanent recording failure refused rather than retried; and
+   * a payload of any shape answered. The default version takes them as before.
+   */
+  static final String CHECKED_RESOLUTIONS = "checked-resolutions";
+
+  /** Evidence gathered when a review opens, and reviews settling themselves (version 1). */
+  static final String REVIEW_EVIDENCE = "review-evidence";
+
+  /**
+   * Set by {@link #REGISTER_LOCALLY}'s version 1 or 2: such workflows always observe by polling.
+   */
+  private boolean registeredAfterPolling;
+
+  /** Asked once, before registering: 1 registers locally, the default and 2 schedule it. */
+  int registration() {
+    int version = Workflow.getVersion(REGISTER_LOCALLY, Workflow.DEFAULT_VERSION, 2);
+    registeredAfterPolling = version != Workflow.DEFAULT_VERSION;
+    return version;
+  }
+
+  /** Asked once right after registration. */
+  int cancellation() {
+    return Workflow.getVersion(CANCEL_WITH_MEANING, Workflow.DEFAULT_VERSION, 1);
+  }
+
+  /** Asked by every resolution received and applied; the first one records the marker. */
+  boolean checksResolutionsWhole() {
+    return Workflow.getVersion(CHECKED_RESOLUTIONS, Workflow.DEFAULT_VERSION, 1) == 1;
+  }
+
+  /** Asked whenever a review opens, after the phase is published. */
+  boolean gathersEvidence() {
+    return Workflow.getVersion(REVIEW_EVIDENCE, Workflow.DEFAULT_VERSION, 1) == 1;
+  }
+
+  /** Asked whenever observation starts, before the phase is published. */
+  boolean observesByPolling() {
+    return registeredAfterPolling
+        || Workflow.getVersion(OBSERVE_BY_POLLING, Workflow.DEFAULT_VERSION, 1)
+            != Workflow.DEFAULT_VERSION;
+  }
+}
