@@ -16,6 +16,7 @@ import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.WriteResult;
 import com.genace.model.NextAction;
+import com.genace.model.Phase;
 import com.genace.model.ReviewReason;
 import io.micrometer.core.instrument.Metrics;
 import io.temporal.failure.ApplicationFailure;
@@ -29,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>check the dispatch gate (pause, drain, the fleet-wide circuit): while it is closed, answer
  *       {@code PAUSED} without claiming, so a paused fleet writes no ledger rows and counts no
- *       attempts;
+ *       attempts; with no allowance, the fleet-wide pause is checked by the claim itself;
  *   <li>claim the dispatch lease (a {@code submitting} operation goes to review instead); reserve
  *       the allowance if there is one; commit {@code submitting} (with no allowance, in the claim's
  *       own statement); check the gate again, for a pause that began meanwhile;
@@ -48,6 +49,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
   private final OperationsLedger ledger;
   private final GenaceClient genace;
   private final String owner;
+  private final DispatchGate localGate;
   private final DispatchGate gate;
   private final DispatchListener listener;
   private final SpendingAllowance allowance;
@@ -80,6 +82,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     this.ledger = ledger;
     this.genace = genace;
     this.owner = owner;
+    this.localGate = gate;
     this.gate = () -> gate.closedReason().or(circuit::closedReason);
     this.listener = listener;
     this.allowance = allowance;
@@ -88,17 +91,20 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
 
   @Override
   public DispatchResult dispatch(String operationId) {
-    Optional<String> closedBeforeClaim = gate.closedReason();
+    // With no allowance to consult, nothing but the gate stands between claim and POST: claim and
+    // commit submitting in one statement, which also refuses while the fleet is paused (so the
+    // fleet-wide pause needs no read of its own). Otherwise the operation stays pending while the
+    // allowance decides, so that waiting for credits never looks like a dispatch attempt, and the
+    // pause is read before anything is written.
+    boolean submitAtOnce = !allowance.limited();
+    Optional<String> closedBeforeClaim =
+        submitAtOnce ? localGate.closedReason() : gate.closedReason();
     if (closedBeforeClaim.isPresent()) {
       return DispatchResult.of(DispatchOutcome.PAUSED, closedBeforeClaim.get());
     }
     Lease lease = null;
     CreateRequest request;
     try {
-      // With no allowance to consult, nothing but the gate stands between claim and POST: claim
-      // and commit submitting in one statement. Otherwise the operation stays pending while the
-      // allowance decides, so that waiting for credits never looks like a dispatch attempt.
-      boolean submitAtOnce = !allowance.limited();
       ClaimResult claim =
           submitAtOnce
               ? ledger.claimToSubmit(operationId, owner)
@@ -107,7 +113,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
         return DispatchResult.of(DispatchOutcome.IN_REVIEW, moved.reviewReason());
       }
       if (claim instanceof ClaimResult.NotAcquired notAcquired) {
-        return fromCurrentState(notAcquired);
+        return refused(notAcquired);
       }
       ClaimResult.Acquired acquired = (ClaimResult.Acquired) claim;
       lease = acquired.lease();
@@ -128,7 +134,9 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
         allowance.settle(operationId, false);
         return DispatchResult.of(DispatchOutcome.NOT_SENT, "dispatch lease lost before sending");
       }
-      Optional<String> closed = gate.closedReason();
+      // The claim to submit read the fleet-wide pause itself; a limited allowance took a statement
+      // or two since the last read.
+      Optional<String> closed = submitAtOnce ? localGate.closedReason() : gate.closedReason();
       if (closed.isPresent()) {
         ledger.recordNotSent(lease, "paused", closed.get());
         allowance.settle(operationId, false);
@@ -235,6 +243,21 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
   /** Whether the render may be charged: the job was accepted, or the outcome is unknown. */
   private static boolean mayHaveCreatedJob(CreateOutcome outcome) {
     return outcome instanceof CreateOutcome.Accepted || outcome instanceof CreateOutcome.Unknown;
+  }
+
+  /**
+   * The claim took nothing. A pending operation nobody leases was refused for the fleet-wide pause
+   * (or the pause was lifted a moment later, and the next attempt sends it).
+   */
+  private DispatchResult refused(ClaimResult.NotAcquired notAcquired) {
+    OperationRow row = notAcquired.current();
+    if (notAcquired.reason() == ClaimResult.Reason.NOT_ELIGIBLE
+        && row.phase() == Phase.PENDING
+        && row.nextAction() == NextAction.DISPATCH) {
+      return DispatchResult.of(
+          DispatchOutcome.PAUSED, gate.closedReason().orElse("dispatch paused a moment ago"));
+    }
+    return fromCurrentState(notAcquired);
   }
 
   /** The claim found nothing to dispatch: say what the ledger shows instead. */

@@ -77,7 +77,10 @@ final class Claims {
   /**
    * A dispatch claim that also marks the operation {@code submitting} (the evidence that a POST may
    * leave, committed before it does): the claim and the first state change of a dispatch in one
-   * statement. Eligibility and lease rules are {@link #CLAIM}'s for {@code dispatch}.
+   * statement. Eligibility and lease rules are {@link #CLAIM}'s for {@code dispatch}; in addition
+   * nothing is claimed while dispatch is paused fleet-wide (the {@code dispatch_paused} row of
+   * {@code app_worker_controls}, which the circuit also sets), so that the statement right before
+   * the POST is also the fresh read of the pause, and a paused fleet writes nothing.
    */
   static final SqlStatement CLAIM_TO_SUBMIT =
       SqlStatement.of(
@@ -99,6 +102,8 @@ final class Claims {
               AND o.next_action = 'dispatch' AND o.phase = 'pending'
               AND (o.lease_until IS NULL OR o.lease_until <= clock_timestamp()
                    OR o.lease_owner = a.owner)
+              AND NOT EXISTS (SELECT 1 FROM app_worker_controls c
+                              WHERE c.name = 'dispatch_paused' AND c.enabled)
             RETURNING o.operation_id, o.revision, o.lease_until, o.remote_job_id, o.model,
                       o.account, o.request::text AS request
           ),

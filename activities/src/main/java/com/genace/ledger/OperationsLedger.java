@@ -165,7 +165,9 @@ public final class OperationsLedger {
    * Dispatch: {@link #claim} for {@code dispatch} and {@link #markSubmitting} in one statement, for
    * a dispatcher that sends its POST right after. Once acquired the operation is {@code
    * submitting}: if the POST does not leave after all (allowance, pause), record that with {@link
-   * #recordNotSent}. Refusals are {@link #claim}'s.
+   * #recordNotSent}. Refusals are {@link #claim}'s, and while dispatch is paused fleet-wide an
+   * operation that could be claimed otherwise is refused as {@code NOT_ELIGIBLE}, still {@code
+   * pending} and unleased: the caller reads the pause to say why.
    */
   public ClaimResult claimToSubmit(String operationId, String owner) {
     Identifiers.requireOperationId(operationId);

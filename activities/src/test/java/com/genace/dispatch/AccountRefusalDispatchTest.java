@@ -74,6 +74,26 @@ class AccountRefusalDispatchTest {
     assertThat(new WorkerControls(db).dispatchPause()).isEmpty();
   }
 
+  @Test
+  void a_fleet_pause_this_worker_has_not_seen_yet_stops_the_claim_itself_and_writes_nothing(
+      DataSource db) {
+    OperationsLedger ledger = new OperationsLedger(db);
+    ledger.create(new NewOperation("op-1", "image-v1", "{\"prompt\":\"fox\"}"));
+    OperationRow before = ledger.get("op-1");
+    int rowsBefore = ledger.history("op-1").size();
+    new WorkerControls(db).pauseDispatch("alice", "maintenance");
+    // The worker's own gate is open: its readiness loop has not read the pause yet.
+    DispatchResult held = dispatcher(ledger, db, "worker-a").dispatch("op-1");
+
+    assertThat(held).isEqualTo(DispatchResult.of(DispatchOutcome.PAUSED, "dispatch_paused"));
+    OperationRow after = ledger.get("op-1");
+    assertThat(after.phase()).isEqualTo(Phase.PENDING);
+    assertThat(after.revision()).isEqualTo(before.revision());
+    assertThat(after.leaseOwner()).isEmpty();
+    assertThat(ledger.history("op-1")).hasSize(rowsBefore);
+    assertThat(genace.stats().postsTotal()).isZero();
+  }
+
   private DispatchActivitiesImpl dispatcher(OperationsLedger ledger, DataSource db, String id) {
     return new DispatchActivitiesImpl(
         ledger,
