@@ -1,7 +1,6 @@
 package com.genace.ops.faults.support;
 
-import com.genace.ops.Environment;
-import com.genace.ops.GenaceCli;
+import com.genace.ops.support.CliRunner;
 import com.genace.simulator.Faults;
 import com.genace.simulator.GenaceSimulator;
 import com.genace.worker.temporal.TemporalConnection;
@@ -9,8 +8,6 @@ import com.genace.worker.temporal.TemporalSettings;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -131,16 +128,14 @@ public final class DrillStack implements AutoCloseable {
   }
 
   private static void migrate(String databaseUrl) {
-    StringWriter out = new StringWriter();
-    int code =
-        GenaceCli.execute(
-            new Environment(Map.of("DATABASE_URL", databaseUrl)),
-            new PrintWriter(out, true),
-            new PrintWriter(out, true),
-            "db",
-            "migrate");
-    if (code != 0) {
-      throw new IllegalStateException("genace db migrate exited " + code + ": " + out);
+    CliRunner.Result migrated = CliRunner.run(Map.of("DATABASE_URL", databaseUrl), "db", "migrate");
+    if (migrated.exitCode() != 0) {
+      throw new IllegalStateException(
+          "genace db migrate exited "
+              + migrated.exitCode()
+              + ": "
+              + migrated.out()
+              + migrated.err());
     }
   }
 
