@@ -12,17 +12,13 @@ UI_PORT="${CHECK_UI_PORT:-17434}"
 SIM_PORT="${CHECK_SIMULATOR_PORT:-18887}"
 DB_PORT="${CHECK_DATABASE_PORT:-15444}"
 WORK="$(mktemp -d)"
-PASSED=0
 LAUNCHER=""
 
-log() { echo "== signals: $*"; }
-fail() {
-  echo "== signals: FAILED: $*" >&2
-  echo "-- dev stderr (tail):" >&2; tail -n 30 "$WORK/dev.err" >&2 || true
-  echo "$PASSED passed, 1 failed"
-  exit 1
-}
-pass() { PASSED=$((PASSED + 1)); log "ok: $*"; }
+SCRIPT_NAME=signals
+FAIL_LOGS=("dev stderr=$WORK/dev.err")
+# shellcheck source=lib/common.sh
+source "$ROOT/scripts/lib/common.sh"
+
 cleanup() {
   # Only if a check failed half-way: what this script started is stopped by its PID.
   [[ -n "$LAUNCHER" ]] && kill -KILL "$LAUNCHER" 2>/dev/null || true

@@ -12,17 +12,13 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="${1:?usage: $0 <venv-dir>}"
 WORK="$(mktemp -d)"
 chmod 755 "$WORK"
-PASSED=0
 TEMPORAL_PID="" DEV_PID="" WORKER_PID=""
 
-log() { echo "== contract: $*"; }
-fail() {
-  echo "== contract: FAILED: $*" >&2
-  echo "-- worker log (tail):" >&2; tail -n 30 "$WORK/worker.log" >&2 || true
-  echo "$PASSED passed, 1 failed"
-  exit 1
-}
-pass() { PASSED=$((PASSED + 1)); log "ok: $*"; }
+SCRIPT_NAME=contract
+FAIL_LOGS=("worker log=$WORK/worker.log")
+# shellcheck source=lib/common.sh
+source "$ROOT/scripts/lib/common.sh"
+
 cleanup() {
   local pid
   for pid in "$WORKER_PID" "$DEV_PID" "$TEMPORAL_PID"; do
@@ -34,21 +30,6 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-
-wait_for() {
-  local deadline=$((SECONDS + $1)); shift
-  until "$@" >/dev/null 2>&1; do
-    [[ $SECONDS -lt $deadline ]] || return 1
-    sleep 0.5
-  done
-}
-free_ports() {
-  python3 -c '
-import socket, sys
-sockets = [socket.socket() for _ in range(int(sys.argv[1]))]
-for s in sockets: s.bind(("127.0.0.1", 0))
-print(*[s.getsockname()[1] for s in sockets])' "$1"
-}
 
 read -r GRPC_PORT UI_PORT DEV_PORT SIM_PORT STATUS_PORT < <(free_ports 5)
 
@@ -75,6 +56,7 @@ log "./genace worker against $TEMPORAL_ADDRESS"
 WORKER_PID=$!
 wait_for 90 curl -sf "http://$GENACE_STATUS_ADDR/startupz" || fail "the worker did not start"
 SIM="http://127.0.0.1:$SIM_PORT"
+SIMULATOR_URL="$SIM"
 
 log "Python tier: clients/python/contract_check.py"
 "$VENV/bin/python" clients/python/contract_check.py --temporal "$TEMPORAL_ADDRESS" --simulator "$SIM" \
@@ -93,7 +75,6 @@ asyncio.run(main())
 PY
 }
 describe_phase() { describe_field "$1" phase; }
-posts_for() { curl -s "$SIM/_sim/stats" | python3 -c "import json,sys; print(json.load(sys.stdin)['posts_by_operation'].get('$1', 0))"; }
 
 log "README example: Python"
 scripts/readme-example.py README.md python >"$WORK/example.py" || fail "README has no Python example"

@@ -16,19 +16,14 @@ TEMPORAL_PORT="${DIST_SMOKE_TEMPORAL_PORT:-17433}"
 SIM_PORT="${DIST_SMOKE_SIMULATOR_PORT:-18887}"
 STATUS_PORT="${DIST_SMOKE_STATUS_PORT:-18786}"
 WORK="$(mktemp -d)"
-PASSED=0
 DEV_PID=""
 WORKER_PID=""
 
-log() { echo "== dist-smoke: $*"; }
-fail() {
-  echo "== dist-smoke: FAILED: $*" >&2
-  echo "-- worker log (tail):" >&2; tail -n 30 "$WORK/worker.log" >&2 2>/dev/null || true
-  echo "-- dev log (tail):" >&2; tail -n 30 "$WORK/dev.err" >&2 2>/dev/null || true
-  echo "$PASSED passed, 1 failed"
-  exit 1
-}
-pass() { PASSED=$((PASSED + 1)); log "ok: $*"; }
+SCRIPT_NAME=dist-smoke
+FAIL_LOGS=("worker log=$WORK/worker.log" "dev log=$WORK/dev.err")
+# shellcheck source=lib/common.sh
+source "$ROOT/scripts/lib/common.sh"
+
 cleanup() {
   [[ -n "$WORKER_PID" ]] && kill -TERM "$WORKER_PID" 2>/dev/null && wait "$WORKER_PID" 2>/dev/null || true
   # The dev stack runs in a process group of its own (setsid): stop that group only.
@@ -36,14 +31,6 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-
-wait_for() {
-  local deadline=$((SECONDS + $1)); shift
-  until "$@" >/dev/null 2>&1; do
-    [[ $SECONDS -lt $deadline ]] || return 1
-    sleep 0.5
-  done
-}
 
 [[ -f "$ARCHIVE" ]] || fail "no distribution archive (build it: mvn -B -Pdist package -DskipTests)"
 command -v psql >/dev/null || fail "psql is needed to create the fresh database"

@@ -15,21 +15,15 @@ S3PROXY_JAR="${S3PROXY_JAR:-$ROOT/activities/target/s3proxy/s3proxy.jar}"
 BUCKET="genace-smoke"
 WORK="$(mktemp -d)"
 chmod 755 "$WORK"
-PASSED=0
 WORKER_PID=""
 S3_PID=""
 DEV_PID=""
 
-log() { echo "== smoke-s3: $*"; }
-fail() {
-  echo "== smoke-s3: FAILED: $*" >&2
-  echo "-- worker log (tail):" >&2; tail -n 30 "$WORK/worker.log" >&2 || true
-  echo "-- s3proxy log (tail):" >&2; tail -n 30 "$WORK/s3proxy.log" >&2 || true
-  echo "-- dev log (tail):" >&2; tail -n 30 "$WORK/dev.err" >&2 || true
-  echo "$PASSED passed, 1 failed"
-  exit 1
-}
-pass() { PASSED=$((PASSED + 1)); log "ok: $*"; }
+SCRIPT_NAME=smoke-s3
+FAIL_LOGS=("worker log=$WORK/worker.log" "s3proxy log=$WORK/s3proxy.log" "dev log=$WORK/dev.err")
+# shellcheck source=lib/common.sh
+source "$ROOT/scripts/lib/common.sh"
+
 stop() { [[ -n "$1" ]] && kill -TERM "$1" 2>/dev/null && wait "$1" 2>/dev/null || true; }
 cleanup() {
   stop "$WORKER_PID"
@@ -39,21 +33,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-wait_for() {
-  local deadline=$((SECONDS + $1)); shift
-  until "$@" >/dev/null 2>&1; do
-    [[ $SECONDS -lt $deadline ]] || return 1
-    sleep 0.5
-  done
-}
 s3() {
   curl -sf --aws-sigv4 "aws:amz:us-east-1:s3" --user "smoke-id:smoke-secret" \
     -H "x-amz-content-sha256: UNSIGNED-PAYLOAD" "$@"
-}
-answers_200() { [[ "$(curl -s -o /dev/null -w '%{http_code}' "$1")" == 200 ]]; }
-has_phase() {
-  [[ "$("$ROOT/genace" ops show "$1" --json 2>/dev/null \
-    | python3 -c 'import json,sys; print(json.load(sys.stdin)["phase"])')" == "$2" ]]
 }
 
 [[ -f "$S3PROXY_JAR" ]] || fail "no S3Proxy jar at $S3PROXY_JAR (mvn -B test-compile -pl activities copies it)"

@@ -12,19 +12,15 @@ STATUS_PORT="${SMOKE_STATUS_PORT:-18686}"
 TOKEN="smoke-token"
 WORK="$(mktemp -d)"
 chmod 755 "$WORK"
-PASSED=0
 WORKER_PID=""
 DEV_PID=""
 
-log() { echo "== smoke: $*"; }
-fail() {
-  echo "== smoke: FAILED: $*" >&2
-  echo "-- worker log (tail):" >&2; tail -n 30 "$WORK/worker.log" >&2 || true
-  echo "-- dev log (tail):" >&2; tail -n 30 "$WORK/dev.err" >&2 || true
-  echo "$PASSED passed, 1 failed"
-  exit 1
-}
-pass() { PASSED=$((PASSED + 1)); log "ok: $*"; }
+SCRIPT_NAME=smoke
+FAIL_LOGS=("worker log=$WORK/worker.log" "dev log=$WORK/dev.err")
+SIMULATOR_URL="http://127.0.0.1:$SIM_PORT"
+# shellcheck source=lib/common.sh
+source "$ROOT/scripts/lib/common.sh"
+
 cleanup() {
   [[ -n "$WORKER_PID" ]] && kill -TERM "$WORKER_PID" 2>/dev/null || true
   # The launcher execs Java, so its PID is the dev stack's own.
@@ -33,20 +29,6 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-
-# Waits up to $1 seconds for the command in the remaining arguments to succeed.
-wait_for() {
-  local deadline=$((SECONDS + $1)); shift
-  until "$@" >/dev/null 2>&1; do
-    [[ $SECONDS -lt $deadline ]] || return 1
-    sleep 0.5
-  done
-}
-http_code() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
-answers_200() { [[ "$(http_code "$1")" == 200 ]]; }
-phase_of() { "$ROOT/genace" ops show "$1" --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["phase"])'; }
-has_phase() { [[ "$(phase_of "$1")" == "$2" ]]; }
-posts_for() { curl -s "127.0.0.1:$SIM_PORT/_sim/stats" | python3 -c "import json,sys; print(json.load(sys.stdin)['posts_by_operation'].get('$1', 0))"; }
 
 cd "$ROOT"
 log "starting the dev stack (Temporal test server on $TEMPORAL_PORT, simulator on $SIM_PORT)"

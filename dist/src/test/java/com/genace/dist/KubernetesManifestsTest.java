@@ -3,6 +3,8 @@ package com.genace.dist;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.genace.dist.support.Manifests;
+import com.genace.dist.support.RecordingEnvironment;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.health.StatusServer;
 import com.genace.worker.health.WorkerMetrics;

@@ -3,48 +3,22 @@ package com.genace.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.genace.model.Phase;
-import com.genace.simulator.Faults;
+import com.genace.ops.support.CliRunner;
+import com.genace.ops.support.StackFixture;
 import com.genace.testing.DatabaseExtension;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 @ExtendWith(DatabaseExtension.class)
 class CancelCommandTest {
 
-  @TempDir static Path artifacts;
-  static TestStack stack;
-
-  @BeforeAll
-  static void start() {
-    stack = new TestStack(artifacts);
-  }
-
-  @AfterAll
-  static void stop() {
-    stack.close();
-  }
-
-  @AfterEach
-  void restoreFaults() {
-    stack.simulator.setFaults(Faults.DEFAULT.withJobDurationMs(300));
-  }
-
-  private void submit(String id) {
-    CliRunner.Result submitted =
-        CliRunner.run(
-            stack.env(), "submit", "--model", "image-v1", "--input", "{}", "--operation-id", id);
-    assertThat(submitted.exitCode()).as(submitted.err()).isZero();
-  }
+  @RegisterExtension static final StackFixture stack = new StackFixture();
 
   @Test
   void a_rendering_operation_is_cancelled_and_show_says_by_whom_and_why() {
-    stack.simulator.setFaults(stack.simulator.faults().withJobDurationMs(600_000));
-    submit("cli-cancel");
+    stack.simulator().setFaults(stack.simulator().faults().withJobDurationMs(600_000));
+    stack.submit("cli-cancel");
     String job = stack.awaitPhase("cli-cancel", Phase.OBSERVING).remoteJobId().orElseThrow();
 
     CliRunner.Result cancel =
@@ -76,7 +50,7 @@ class CancelCommandTest {
         .contains(
             "why         cancelled by alice: customer cancelled the order from phase observing")
         .contains("remote job  " + job);
-    assertThat(stack.simulator.stats().postsFor("cli-cancel")).isEqualTo(1);
+    assertThat(stack.simulator().stats().postsFor("cli-cancel")).isEqualTo(1);
   }
 
   @Test

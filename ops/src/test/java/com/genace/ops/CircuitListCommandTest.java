@@ -7,6 +7,8 @@ import com.genace.controls.DispatchCircuit;
 import com.genace.controls.WorkerControls;
 import com.genace.ledger.NewOperation;
 import com.genace.ledger.OperationsLedger;
+import com.genace.ops.support.CliRunner;
+import com.genace.ops.support.TestStack;
 import com.genace.testing.DatabaseExtension;
 import com.genace.testing.TestDatabase;
 import java.util.List;

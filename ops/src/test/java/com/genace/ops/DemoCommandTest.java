@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.genace.ops.support.CliRunner;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -3,6 +3,8 @@ package com.genace.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.genace.model.Phase;
+import com.genace.ops.support.CliRunner;
+import com.genace.ops.support.TestStack;
 import com.genace.testing.DatabaseExtension;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -2,6 +2,8 @@ package com.genace.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.genace.ops.support.CliRunner;
+import com.genace.ops.support.TestStack;
 import com.genace.testing.DatabaseExtension;
 import com.genace.testing.TestDatabase;
 import com.genace.worker.fleet.FleetConfiguration;

@@ -2,6 +2,7 @@ package com.genace.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.genace.ops.support.CliRunner;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

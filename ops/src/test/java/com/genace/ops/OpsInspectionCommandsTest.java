@@ -12,6 +12,8 @@ import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.WriteResult;
 import com.genace.model.NextAction;
 import com.genace.model.RemoteStatus;
+import com.genace.ops.support.CliRunner;
+import com.genace.ops.support.TestStack;
 import com.genace.testing.DatabaseExtension;
 import com.genace.testing.TestDatabase;
 import java.time.Duration;

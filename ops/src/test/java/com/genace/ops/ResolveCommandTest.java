@@ -8,42 +8,23 @@ import com.genace.ledger.NewOperation;
 import com.genace.ledger.OperationRow;
 import com.genace.model.NextAction;
 import com.genace.model.Phase;
-import com.genace.simulator.Faults;
+import com.genace.ops.support.CliRunner;
+import com.genace.ops.support.StackFixture;
 import com.genace.testing.DatabaseExtension;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 @ExtendWith(DatabaseExtension.class)
 class ResolveCommandTest {
 
-  @TempDir static Path artifacts;
-  static TestStack stack;
-
-  @BeforeAll
-  static void start() {
-    stack = new TestStack(artifacts);
-  }
-
-  @AfterAll
-  static void stop() {
-    stack.close();
-  }
-
-  @AfterEach
-  void restoreFaults() {
-    stack.simulator.setFaults(Faults.DEFAULT.withJobDurationMs(300));
-  }
+  @RegisterExtension static final StackFixture stack = new StackFixture();
 
   @Test
   void a_lost_post_response_is_resolved_with_the_job_found_on_genace_and_delivered() {
     OperationRow review = submitAndLosePostResponse("lost-1");
-    List<String> jobs = stack.simulator.jobsForOperation("lost-1");
+    List<String> jobs = stack.simulator().jobsForOperation("lost-1");
 
     CliRunner.Result result =
         CliRunner.run(
@@ -68,7 +49,7 @@ class ResolveCommandTest {
     OperationRow delivered = stack.awaitPhase("lost-1", Phase.DELIVERED);
     assertThat(delivered.remoteJobId()).contains(jobs.get(0));
     assertThat(delivered.reviewResolvedBy()).contains("alice");
-    assertThat(stack.simulator.stats().postsFor("lost-1")).isEqualTo(1);
+    assertThat(stack.simulator().stats().postsFor("lost-1")).isEqualTo(1);
   }
 
   @Test
@@ -95,7 +76,7 @@ class ResolveCommandTest {
     assertThat(again.out()).contains("accepted not_submitted").contains("next: pending");
     assertThat(abandon.exitCode()).as(abandon.err()).isZero();
     stack.awaitPhase("again", Phase.DELIVERED);
-    assertThat(stack.simulator.stats().postsFor("again")).isEqualTo(2);
+    assertThat(stack.simulator().stats().postsFor("again")).isEqualTo(2);
     assertThat(stack.awaitPhase("give-up", Phase.ABANDONED).failureReason())
         .contains("customer cancelled");
   }
@@ -115,7 +96,7 @@ class ResolveCommandTest {
 
   @Test
   void resolving_an_operation_that_is_not_in_review_exits_1_and_changes_nothing() {
-    stack.ledger.create(new NewOperation("calm", "image-v1", "{}"));
+    stack.ledger().create(new NewOperation("calm", "image-v1", "{}"));
 
     CliRunner.Result result =
         CliRunner.run(stack.env(), "ops", "resolve", "calm", "--abandon", "--reason", "oops");
@@ -123,7 +104,7 @@ class ResolveCommandTest {
     assertThat(result.exitCode()).isEqualTo(1);
     assertThat(result.err())
         .isEqualTo("genace: error: operation calm is not in review (phase pending)\n");
-    assertThat(stack.ledger.get("calm").phase()).isEqualTo(Phase.PENDING);
+    assertThat(stack.ledger().get("calm").phase()).isEqualTo(Phase.PENDING);
   }
 
   @Test
@@ -137,18 +118,18 @@ class ResolveCommandTest {
 
   @Test
   void a_review_without_a_workflow_is_reported_not_resolved() {
-    stack.ledger.create(new NewOperation("orphan", "image-v1", "{}"));
-    ClaimResult claim = stack.ledger.claim("orphan", "worker-x", NextAction.DISPATCH);
+    stack.ledger().create(new NewOperation("orphan", "image-v1", "{}"));
+    ClaimResult claim = stack.ledger().claim("orphan", "worker-x", NextAction.DISPATCH);
     Lease lease = ((ClaimResult.Acquired) claim).lease();
-    stack.ledger.markSubmitting(lease);
-    stack.ledger.openReview(lease, "post_outcome_unknown", "test");
+    stack.ledger().markSubmitting(lease);
+    stack.ledger().openReview(lease, "post_outcome_unknown", "test");
 
     CliRunner.Result result =
         CliRunner.run(stack.env(), "ops", "resolve", "orphan", "--abandon", "--reason", "x");
 
     assertThat(result.exitCode()).isEqualTo(1);
     assertThat(result.err()).contains("operation orphan has no workflow on Temporal");
-    assertThat(stack.ledger.get("orphan").phase()).isEqualTo(Phase.IN_REVIEW);
+    assertThat(stack.ledger().get("orphan").phase()).isEqualTo(Phase.IN_REVIEW);
   }
 
   @Test
@@ -201,7 +182,7 @@ class ResolveCommandTest {
   @Test
   void list_and_show_start_the_review_with_its_evidence_and_show_refused_resolutions() {
     submitAndLosePostResponse("evident");
-    String job = stack.simulator.jobsForOperation("evident").get(0);
+    String job = stack.simulator().jobsForOperation("evident").get(0);
     CliRunner.Result foreign =
         CliRunner.run(
             stack.env(),
@@ -233,23 +214,17 @@ class ResolveCommandTest {
 
   /** Submits through the CLI with the POST answered 503 (nothing created); waits for the review. */
   private void submitAnsweredWith503(String id) {
-    stack.simulator.setFaults(stack.simulator.faults().withRate5xx(1.0));
-    CliRunner.Result submitted =
-        CliRunner.run(
-            stack.env(), "submit", "--model", "image-v1", "--input", "{}", "--operation-id", id);
-    assertThat(submitted.exitCode()).as(submitted.err()).isZero();
+    stack.simulator().setFaults(stack.simulator().faults().withRate5xx(1.0));
+    stack.submit(id);
     stack.awaitPhase(id, Phase.IN_REVIEW);
-    stack.simulator.setFaults(stack.simulator.faults().withRate5xx(0));
+    stack.simulator().setFaults(stack.simulator().faults().withRate5xx(0));
     stack.awaitWorkflowPhase(id, Phase.IN_REVIEW);
   }
 
   /** Submits through the CLI with the next POST's response lost; waits for the review. */
   private OperationRow submitAndLosePostResponse(String id) {
-    stack.simulator.setFaults(stack.simulator.faults().withLosePostResponseNext(1));
-    CliRunner.Result submitted =
-        CliRunner.run(
-            stack.env(), "submit", "--model", "image-v1", "--input", "{}", "--operation-id", id);
-    assertThat(submitted.exitCode()).as(submitted.err()).isZero();
+    stack.simulator().setFaults(stack.simulator().faults().withLosePostResponseNext(1));
+    stack.submit(id);
     stack.awaitWorkflowPhase(id, Phase.IN_REVIEW);
     return stack.awaitPhase(id, Phase.IN_REVIEW);
   }

@@ -2,6 +2,7 @@ package com.genace.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.genace.ops.support.CliRunner;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ConnectException;

@@ -3,32 +3,20 @@ package com.genace.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.genace.model.Phase;
+import com.genace.ops.support.CliRunner;
+import com.genace.ops.support.StackFixture;
 import com.genace.testing.DatabaseExtension;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 @ExtendWith(DatabaseExtension.class)
 class SubmitCommandTest {
 
-  @TempDir static Path artifacts;
-  static TestStack stack;
-
-  @BeforeAll
-  static void start() {
-    stack = new TestStack(artifacts);
-  }
-
-  @AfterAll
-  static void stop() {
-    stack.close();
-  }
+  @RegisterExtension static final StackFixture stack = new StackFixture();
 
   @Test
   void submit_prints_the_operation_id_and_the_operation_is_delivered() {
@@ -95,8 +83,8 @@ class SubmitCommandTest {
     assertThat(second.err()).contains("already started").contains("nothing is dispatched again");
     assertThat(third.exitCode()).as(third.err()).isZero();
     assertThat(third.err()).contains("already started");
-    assertThat(stack.simulator.stats().postsFor("twice")).isEqualTo(1);
-    assertThat(stack.simulator.jobsForOperation("twice")).hasSize(1);
+    assertThat(stack.simulator().stats().postsFor("twice")).isEqualTo(1);
+    assertThat(stack.simulator().jobsForOperation("twice")).hasSize(1);
   }
 
   @Test
@@ -187,7 +175,7 @@ class SubmitCommandTest {
     assertThat(second.exitCode()).as(second.err()).isZero();
     assertThat(second.err()).contains("already started with the same request");
     stack.awaitPhase("same-1", Phase.DELIVERED);
-    assertThat(stack.simulator.stats().postsFor("same-1")).isEqualTo(1);
+    assertThat(stack.simulator().stats().postsFor("same-1")).isEqualTo(1);
   }
 
   @Test
@@ -240,7 +228,7 @@ class SubmitCommandTest {
     assertThat(otherAccount.err()).contains("account default was started, not acme");
     assertThat(stack.awaitPhase("idem-1", Phase.DELIVERED).requestJson())
         .isEqualTo("{\"prompt\": \"A\"}");
-    assertThat(stack.simulator.stats().postsFor("idem-1")).isEqualTo(1);
+    assertThat(stack.simulator().stats().postsFor("idem-1")).isEqualTo(1);
   }
 
   @Test

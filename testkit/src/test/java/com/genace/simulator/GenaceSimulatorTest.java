@@ -1,11 +1,12 @@
 package com.genace.simulator;
 
-import static com.genace.simulator.RawHttp.createBody;
-import static com.genace.simulator.RawHttp.json;
+import static com.genace.simulator.support.RawHttp.createBody;
+import static com.genace.simulator.support.RawHttp.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.genace.simulator.support.RawHttp;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;

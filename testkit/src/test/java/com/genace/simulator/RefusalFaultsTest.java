@@ -1,9 +1,10 @@
 package com.genace.simulator;
 
-import static com.genace.simulator.RawHttp.createBody;
-import static com.genace.simulator.RawHttp.json;
+import static com.genace.simulator.support.RawHttp.createBody;
+import static com.genace.simulator.support.RawHttp.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.genace.simulator.support.RawHttp;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,6 +1,6 @@
 package com.genace.worker;
 
-import static com.genace.worker.GenerationHarness.request;
+import static com.genace.worker.support.GenerationHarness.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.genace.delivery.ArtifactContent;
@@ -10,6 +10,7 @@ import com.genace.ledger.TransitionRow;
 import com.genace.lifecycle.CancelRequest;
 import com.genace.model.Phase;
 import com.genace.testing.DatabaseExtension;
+import com.genace.worker.support.GenerationHarness;
 import com.genace.workflows.OperationResult;
 import java.nio.file.Path;
 import java.time.Duration;

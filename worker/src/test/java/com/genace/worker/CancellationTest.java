@@ -1,6 +1,6 @@
 package com.genace.worker;
 
-import static com.genace.worker.GenerationHarness.request;
+import static com.genace.worker.support.GenerationHarness.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -11,6 +11,7 @@ import com.genace.lifecycle.CancelRequest;
 import com.genace.model.Phase;
 import com.genace.review.ReviewResolution;
 import com.genace.testing.DatabaseExtension;
+import com.genace.worker.support.GenerationHarness;
 import com.genace.workflows.GenerationWorkflow;
 import com.genace.workflows.OperationEndedException;
 import com.genace.workflows.OperationNotFoundException;

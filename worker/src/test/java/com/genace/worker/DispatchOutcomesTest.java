@@ -1,6 +1,6 @@
 package com.genace.worker;
 
-import static com.genace.worker.GenerationHarness.request;
+import static com.genace.worker.support.GenerationHarness.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -13,6 +13,7 @@ import com.genace.simulator.Faults;
 import com.genace.simulator.GenaceSimulator;
 import com.genace.testing.DatabaseExtension;
 import com.genace.testing.TestDatabase;
+import com.genace.worker.support.GenerationHarness;
 import com.genace.workflows.GenerationRequest;
 import com.genace.workflows.OperationResult;
 import java.nio.file.Path;

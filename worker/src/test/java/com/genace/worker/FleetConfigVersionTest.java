@@ -12,6 +12,7 @@ import com.genace.testing.TestDatabase;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.fleet.FleetConfiguration;
 import com.genace.worker.health.Readiness;
+import com.genace.worker.support.GenerationHarness;
 import com.genace.worker.temporal.TemporalTarget;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;

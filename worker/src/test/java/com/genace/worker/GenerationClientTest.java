@@ -1,6 +1,6 @@
 package com.genace.worker;
 
-import static com.genace.worker.GenerationHarness.request;
+import static com.genace.worker.support.GenerationHarness.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,6 +9,7 @@ import com.genace.model.Phase;
 import com.genace.model.ReviewReason;
 import com.genace.review.ReviewResolution;
 import com.genace.testing.DatabaseExtension;
+import com.genace.worker.support.GenerationHarness;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;
 import com.genace.workflows.OperationConflictException;

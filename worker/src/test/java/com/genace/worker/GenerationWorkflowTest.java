@@ -1,12 +1,13 @@
 package com.genace.worker;
 
-import static com.genace.worker.GenerationHarness.request;
+import static com.genace.worker.support.GenerationHarness.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.genace.ledger.OperationRow;
 import com.genace.model.Phase;
 import com.genace.testing.DatabaseExtension;
+import com.genace.worker.support.GenerationHarness;
 import com.genace.workflows.OperationResult;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.genace.model.Phase;
 import com.genace.testing.DatabaseExtension;
+import com.genace.worker.support.GenerationHarness;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;
 import com.genace.workflows.OperationResult;

@@ -1,6 +1,6 @@
 package com.genace.worker;
 
-import static com.genace.worker.GenerationHarness.request;
+import static com.genace.worker.support.GenerationHarness.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -9,6 +9,7 @@ import com.genace.lifecycle.SweepWorkflow;
 import com.genace.model.Phase;
 import com.genace.testing.DatabaseExtension;
 import com.genace.worker.lifecycle.OrphanSweepSchedule;
+import com.genace.worker.support.RealTemporalServer;
 import com.genace.workflows.GenerationWorkflow;
 import io.temporal.api.sdk.v1.WorkflowMetadata;
 import io.temporal.client.WorkflowClient;

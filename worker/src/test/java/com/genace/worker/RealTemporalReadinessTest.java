@@ -8,6 +8,8 @@ import com.genace.simulator.GenaceSimulator;
 import com.genace.testing.DatabaseExtension;
 import com.genace.testing.TestDatabase;
 import com.genace.worker.config.WorkerConfig;
+import com.genace.worker.support.GenerationHarness;
+import com.genace.worker.support.RealTemporalServer;
 import com.genace.worker.temporal.Saturation;
 import com.genace.worker.temporal.SearchAttributes;
 import com.genace.worker.temporal.TemporalConnection;

@@ -1,6 +1,6 @@
 package com.genace.worker;
 
-import static com.genace.worker.GenerationHarness.request;
+import static com.genace.worker.support.GenerationHarness.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.genace.model.Phase;
 import com.genace.review.ReviewResolution;
 import com.genace.testing.DatabaseExtension;
+import com.genace.worker.support.RealTemporalServer;
+import com.genace.worker.support.TemporalCli;
 import com.genace.workflows.GenerationSearchAttributes;
 import com.genace.workflows.GenerationWorkflow;
 import com.genace.workflows.OperationResult;

@@ -1,6 +1,6 @@
 package com.genace.worker;
 
-import static com.genace.worker.GenerationHarness.request;
+import static com.genace.worker.support.GenerationHarness.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -13,6 +13,7 @@ import com.genace.review.ReviewEvidence;
 import com.genace.review.ReviewResolution;
 import com.genace.review.ReviewSettings;
 import com.genace.testing.DatabaseExtension;
+import com.genace.worker.support.GenerationHarness;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationWorkflow;
 import com.genace.workflows.GenerationWorkflowImpl;

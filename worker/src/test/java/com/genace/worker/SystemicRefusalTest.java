@@ -1,6 +1,6 @@
 package com.genace.worker;
 
-import static com.genace.worker.GenerationHarness.request;
+import static com.genace.worker.support.GenerationHarness.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,19 +8,18 @@ import com.genace.controls.CircuitProbe;
 import com.genace.controls.DispatchCircuit;
 import com.genace.controls.WorkerControls;
 import com.genace.delivery.LocalDirectoryArtifactStore;
-import com.genace.dispatch.DispatchGate;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.model.Phase;
+import com.genace.review.ReviewSettings;
 import com.genace.simulator.SimulatorStats;
 import com.genace.testing.DatabaseExtension;
 import com.genace.testing.TestDatabase;
-import io.temporal.client.WorkflowClient;
+import com.genace.worker.support.GenerationHarness;
+import com.genace.worker.support.TestWorkers;
 import io.temporal.worker.WorkerFactory;
-import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -150,27 +149,24 @@ class SystemicRefusalTest {
     probes.add(probe);
   }
 
-  /** As a worker process has them, with the production lease (the harness's is 3 s). */
+  /**
+   * As a worker process has them: the production lease (the harness's is 3 s), the fleet-wide
+   * circuit, and reviews that settle themselves; no allowance.
+   */
   private GenerationWorkers.Dependencies dependencies(String workerId) {
-    return new GenerationWorkers.Dependencies(
+    return TestWorkers.of(
             new OperationsLedger(
                 TestDatabase.dataSource(), OperationsLedger.DEFAULT_LEASE_DURATION),
             harness.genaceClient(GenerationHarness.API_KEY),
-            new LocalDirectoryArtifactStore(artifacts),
-            workerId,
-            DispatchGate.OPEN,
-            GenerationHarness.FAST_POLLING,
-            Clock.systemUTC())
-        .withCircuit(new DispatchCircuit(new WorkerControls(TestDatabase.dataSource()), workerId));
+            new LocalDirectoryArtifactStore(artifacts))
+        .workerId(workerId)
+        .review(ReviewSettings.DEFAULT)
+        .circuit(new DispatchCircuit(new WorkerControls(TestDatabase.dataSource()), workerId))
+        .dependencies();
   }
 
   private WorkerFactory newFactory() {
-    // No workflow cache, hence no sticky queue (see GenerationHarness.startDetachedWorkers).
-    return WorkerFactory.newInstance(
-        WorkflowClient.newInstance(
-            harness.temporal.getWorkflowServiceStubs(),
-            harness.temporal.getWorkflowClient().getOptions()),
-        WorkerFactoryOptions.newBuilder().setWorkflowCacheSize(0).build());
+    return harness.newDetachedFactory();
   }
 
   private CircuitProbe aProbe() {

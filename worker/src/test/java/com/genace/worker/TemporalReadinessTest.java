@@ -9,6 +9,8 @@ import com.genace.testing.DatabaseExtension;
 import com.genace.testing.TestDatabase;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.health.Readiness;
+import com.genace.worker.support.GenerationHarness;
+import com.genace.worker.support.TcpProxy;
 import com.genace.worker.temporal.SearchAttributes;
 import com.genace.worker.temporal.TemporalConnection;
 import com.genace.worker.temporal.TemporalSettings;

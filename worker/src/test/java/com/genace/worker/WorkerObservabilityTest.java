@@ -14,6 +14,7 @@ import com.genace.simulator.GenaceSimulator;
 import com.genace.testing.DatabaseExtension;
 import com.genace.testing.TestDatabase;
 import com.genace.worker.config.WorkerConfig;
+import com.genace.worker.support.GenerationHarness;
 import com.genace.worker.telemetry.JsonLogging;
 import com.genace.worker.telemetry.TemporalTracing;
 import com.genace.worker.temporal.TemporalTarget;

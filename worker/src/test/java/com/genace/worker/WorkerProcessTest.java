@@ -13,6 +13,8 @@ import com.genace.testing.DatabaseExtension;
 import com.genace.testing.TestDatabase;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.health.Readiness;
+import com.genace.worker.support.GenerationHarness;
+import com.genace.worker.support.TcpProxy;
 import com.genace.worker.temporal.TemporalTarget;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;

@@ -1,6 +1,6 @@
 package com.genace.worker;
 
-import static com.genace.worker.GenerationHarness.request;
+import static com.genace.worker.support.GenerationHarness.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.genace.client.CreateOutcome;
@@ -11,17 +11,15 @@ import com.genace.client.JobSnapshot;
 import com.genace.delivery.ArtifactContent;
 import com.genace.delivery.ArtifactStore;
 import com.genace.delivery.LocalDirectoryArtifactStore;
-import com.genace.dispatch.DispatchGate;
 import com.genace.ledger.TransitionRow;
 import com.genace.model.Phase;
 import com.genace.testing.DatabaseExtension;
+import com.genace.worker.support.GenerationHarness;
 import com.genace.workflows.GenerationWorkflowImpl;
 import com.genace.workflows.OperationResult;
 import com.genace.workflows.TaskQueues;
-import io.temporal.client.WorkflowClient;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
-import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -128,18 +126,14 @@ class WorkerRestartTest {
     }
   }
 
-  /** Workflow code and every queue but observation. */
+  /**
+   * Workflow code and every queue but observation: the queues are split here as no production
+   * worker splits them, so this registers them one by one.
+   */
   private static WorkerFactory workflowWorker(GenerationHarness harness, String workerId) {
-    // No workflow cache, hence no sticky queue (see GenerationHarness.startDetachedWorkers).
-    WorkerFactory factory =
-        WorkerFactory.newInstance(
-            WorkflowClient.newInstance(
-                harness.temporal.getWorkflowServiceStubs(),
-                harness.temporal.getWorkflowClient().getOptions()),
-            WorkerFactoryOptions.newBuilder().setWorkflowCacheSize(0).build());
+    WorkerFactory factory = harness.newDetachedFactory();
     GenerationWorkers.Dependencies deps =
-        harness.dependencies(
-            workerId, harness.genaceClient(GenerationHarness.API_KEY), DispatchGate.OPEN);
+        harness.workers(workerId, harness.genaceClient(GenerationHarness.API_KEY)).dependencies();
     Worker operations = factory.newWorker(TaskQueues.OPERATIONS);
     operations.registerWorkflowImplementationTypes(GenerationWorkflowImpl.class);
     GenerationWorkers.registerOperationsActivities(operations, deps);
@@ -150,14 +144,10 @@ class WorkerRestartTest {
 
   private static WorkerFactory observationWorker(
       GenerationHarness harness, String workerId, GenaceClient genace) {
-    WorkerFactory factory =
-        WorkerFactory.newInstance(
-            WorkflowClient.newInstance(
-                harness.temporal.getWorkflowServiceStubs(),
-                harness.temporal.getWorkflowClient().getOptions()));
+    WorkerFactory factory = harness.newDetachedFactory();
     GenerationWorkers.observationWorker(
         factory,
-        harness.dependencies(workerId, genace, DispatchGate.OPEN),
+        harness.workers(workerId, genace).dependencies(),
         WorkerOptions.getDefaultInstance());
     factory.start();
     return factory;

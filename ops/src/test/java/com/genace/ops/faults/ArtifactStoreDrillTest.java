@@ -2,6 +2,9 @@ package com.genace.ops.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.genace.ops.faults.support.DrillStack;
+import com.genace.ops.faults.support.Drills;
+import com.genace.ops.faults.support.Seeds;
 import java.time.Duration;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

@@ -2,6 +2,10 @@ package com.genace.ops.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.genace.ops.faults.support.DrillStack;
+import com.genace.ops.faults.support.DrillWorker;
+import com.genace.ops.faults.support.Drills;
+import com.genace.ops.faults.support.Seeds;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;

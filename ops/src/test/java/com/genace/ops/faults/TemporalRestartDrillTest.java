@@ -1,5 +1,9 @@
 package com.genace.ops.faults;
 
+import com.genace.ops.faults.support.DrillStack;
+import com.genace.ops.faults.support.DrillWorker;
+import com.genace.ops.faults.support.Drills;
+import com.genace.ops.faults.support.Seeds;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Tag;

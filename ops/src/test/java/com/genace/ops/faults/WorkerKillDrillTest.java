@@ -2,6 +2,12 @@ package com.genace.ops.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.genace.ops.faults.support.DrillStack;
+import com.genace.ops.faults.support.DrillWorker;
+import com.genace.ops.faults.support.Drills;
+import com.genace.ops.faults.support.FaultProxy;
+import com.genace.ops.faults.support.PostgresServer;
+import com.genace.ops.faults.support.Seeds;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package com.genace.dist;
+package com.genace.dist.support;
 
 import java.util.AbstractMap;
 import java.util.Map;
@@ -6,16 +6,16 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /** An environment that remembers every variable asked for by name, set or not. */
-final class RecordingEnvironment extends AbstractMap<String, String> {
+public final class RecordingEnvironment extends AbstractMap<String, String> {
 
   private final Map<String, String> values;
   private final Set<String> asked = new TreeSet<>();
 
-  RecordingEnvironment(Map<String, String> values) {
+  public RecordingEnvironment(Map<String, String> values) {
     this.values = Map.copyOf(values);
   }
 
-  Set<String> asked() {
+  public Set<String> asked() {
     return Set.copyOf(asked);
   }
 

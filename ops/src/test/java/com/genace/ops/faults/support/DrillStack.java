@@ -1,7 +1,6 @@
-package com.genace.ops.faults;
+package com.genace.ops.faults.support;
 
-import com.genace.ops.Environment;
-import com.genace.ops.GenaceCli;
+import com.genace.ops.support.CliRunner;
 import com.genace.simulator.Faults;
 import com.genace.simulator.GenaceSimulator;
 import com.genace.worker.temporal.TemporalConnection;
@@ -9,8 +8,6 @@ import com.genace.worker.temporal.TemporalSettings;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,27 +33,27 @@ import java.util.concurrent.TimeUnit;
  * <p>Leases are short ({@value #LEASE_SECONDS} s) so that takeovers come quickly; everything is
  * kept under {@code target/fault-drills/<drill>} for the post-mortem.
  */
-final class DrillStack implements AutoCloseable {
+public final class DrillStack implements AutoCloseable {
 
-  static final String API_KEY = "drill-key";
-  static final String STATUS_TOKEN = "drill-status-token";
-  static final int LEASE_SECONDS = 8;
-  static final int READ_TIMEOUT_SECONDS = 3;
+  public static final String API_KEY = "drill-key";
+  public static final String STATUS_TOKEN = "drill-status-token";
+  public static final int LEASE_SECONDS = 8;
+  public static final int READ_TIMEOUT_SECONDS = 3;
 
   /** How long a POST may take before the workflow counts its outcome as unknown. */
-  static final int DISPATCH_TIMEOUT_SECONDS = 12;
+  public static final int DISPATCH_TIMEOUT_SECONDS = 12;
 
-  final String drill;
-  final long seed;
-  final Path dir;
-  final Path artifacts;
-  final PostgresServer postgres;
-  final TemporalDevServer temporal;
-  final GenaceSimulator simulator;
-  final SimulatorControl simulatorControl;
-  final LedgerView ledger;
-  final GenerationClient client;
-  final TemporalConnection connection;
+  public final String drill;
+  public final long seed;
+  public final Path dir;
+  public final Path artifacts;
+  public final PostgresServer postgres;
+  public final TemporalDevServer temporal;
+  public final GenaceSimulator simulator;
+  public final SimulatorControl simulatorControl;
+  public final LedgerView ledger;
+  public final GenerationClient client;
+  public final TemporalConnection connection;
 
   private final Set<String> operations = new LinkedHashSet<>();
   private final List<DrillWorker> workers = new ArrayList<>();
@@ -106,7 +103,7 @@ final class DrillStack implements AutoCloseable {
   }
 
   /** Starts the stack for a drill; {@code seed} decides every random choice the drill makes. */
-  static DrillStack start(String drill, long seed) throws IOException, InterruptedException {
+  public static DrillStack start(String drill, long seed) throws IOException, InterruptedException {
     System.out.printf("drill %s: seed %d%n", drill, seed);
     return new DrillStack(drill, seed);
   }
@@ -131,21 +128,19 @@ final class DrillStack implements AutoCloseable {
   }
 
   private static void migrate(String databaseUrl) {
-    StringWriter out = new StringWriter();
-    int code =
-        GenaceCli.execute(
-            new Environment(Map.of("DATABASE_URL", databaseUrl)),
-            new PrintWriter(out, true),
-            new PrintWriter(out, true),
-            "db",
-            "migrate");
-    if (code != 0) {
-      throw new IllegalStateException("genace db migrate exited " + code + ": " + out);
+    CliRunner.Result migrated = CliRunner.run(Map.of("DATABASE_URL", databaseUrl), "db", "migrate");
+    if (migrated.exitCode() != 0) {
+      throw new IllegalStateException(
+          "genace db migrate exited "
+              + migrated.exitCode()
+              + ": "
+              + migrated.out()
+              + migrated.err());
     }
   }
 
   /** A worker's environment, as an operator would write it; a drill may change any of it. */
-  Map<String, String> workerEnvironment() {
+  public Map<String, String> workerEnvironment() {
     Map<String, String> env = new HashMap<>();
     env.put("TEMPORAL_ADDRESS", temporal.address());
     env.put("DATABASE_URL", postgres.url());
@@ -159,11 +154,11 @@ final class DrillStack implements AutoCloseable {
     return env;
   }
 
-  DrillWorker startWorker(String name) throws IOException {
+  public DrillWorker startWorker(String name) throws IOException {
     return startWorker(name, workerEnvironment());
   }
 
-  DrillWorker startWorker(String name, Map<String, String> env) throws IOException {
+  public DrillWorker startWorker(String name, Map<String, String> env) throws IOException {
     DrillWorker worker = DrillWorker.start(name, env, dir.resolve(name + ".log"));
     workers.add(worker);
     return worker;
@@ -174,7 +169,7 @@ final class DrillStack implements AutoCloseable {
    * accept them again; the store's staging directory stays writable, so workers still start. Needs
    * an unprivileged user (as CI runs the drills): root writes anyway.
    */
-  void artifactStoreWritable(boolean writable) throws IOException {
+  public void artifactStoreWritable(boolean writable) throws IOException {
     Path stored = Files.createDirectories(artifacts.resolve("generations"));
     Files.setPosixFilePermissions(
         stored, PosixFilePermissions.fromString(writable ? "rwxr-xr-x" : "r-xr-xr-x"));
@@ -185,7 +180,7 @@ final class DrillStack implements AutoCloseable {
   }
 
   /** Starts operations {@code <drill>-<first>...}; returns their ids. */
-  List<String> startOperations(int count) {
+  public List<String> startOperations(int count) {
     List<String> started = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       String id = drill + "-" + (operations.size() + 1);
@@ -199,7 +194,7 @@ final class DrillStack implements AutoCloseable {
   }
 
   /** How many operations the ledger shows in this phase (0 while it cannot be read). */
-  long phaseCount(String phase) {
+  public long phaseCount(String phase) {
     try {
       return ledger.operations().values().stream().filter(op -> op.phase().equals(phase)).count();
     } catch (java.sql.SQLException e) {
@@ -208,7 +203,7 @@ final class DrillStack implements AutoCloseable {
   }
 
   /** {@link LedgerView#noteRevisions}, skipped while the ledger cannot be read. */
-  void noteRevisions() {
+  public void noteRevisions() {
     try {
       ledger.noteRevisions();
     } catch (java.sql.SQLException e) {
@@ -217,7 +212,7 @@ final class DrillStack implements AutoCloseable {
   }
 
   /** The operation's ledger row, if it exists and the ledger can be read. */
-  Optional<LedgerView.Operation> operation(String id) {
+  public Optional<LedgerView.Operation> operation(String id) {
     try {
       return Optional.ofNullable(ledger.operations().get(id));
     } catch (java.sql.SQLException e) {
@@ -226,12 +221,12 @@ final class DrillStack implements AutoCloseable {
   }
 
   /** Whether the operation is in this phase now. */
-  boolean inPhase(String id, String phase) {
+  public boolean inPhase(String id, String phase) {
     return operation(id).map(op -> op.phase().equals(phase)).orElse(false);
   }
 
   /** {@link LedgerView#writtenSince}, empty while the ledger cannot be read. */
-  Set<String> writtenSince(long mark) {
+  public Set<String> writtenSince(long mark) {
     try {
       return ledger.writtenSince(mark);
     } catch (java.sql.SQLException e) {
@@ -240,7 +235,7 @@ final class DrillStack implements AutoCloseable {
   }
 
   /** {@link LedgerView#firstWriteAfter}, empty while the ledger cannot be read. */
-  Optional<java.time.Instant> firstWriteAfter(long mark, String operation) {
+  public Optional<java.time.Instant> firstWriteAfter(long mark, String operation) {
     try {
       return ledger.firstWriteAfter(mark, operation);
     } catch (java.sql.SQLException e) {
@@ -248,12 +243,12 @@ final class DrillStack implements AutoCloseable {
     }
   }
 
-  Set<String> operations() {
+  public Set<String> operations() {
     return Set.copyOf(operations);
   }
 
   /** Waits for every operation's end, as an operator resolves reviews; then counts. */
-  DrillFigures settle(Duration limit) throws InterruptedException {
+  public DrillFigures settle(Duration limit) throws InterruptedException {
     return new Settlement(this).run(limit);
   }
 

@@ -1,4 +1,4 @@
-package com.genace.ops.faults;
+package com.genace.ops.faults.support;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -12,9 +12,9 @@ import java.util.Map;
  *
  * <p>The CLI comes from {@value #CLI_VARIABLE}, as for the real-temporal tier.
  */
-final class TemporalDevServer implements AutoCloseable {
+public final class TemporalDevServer implements AutoCloseable {
 
-  static final String CLI_VARIABLE = "GENACE_TEMPORAL_CLI";
+  public static final String CLI_VARIABLE = "GENACE_TEMPORAL_CLI";
 
   private final Path venv;
   private final Path dir;
@@ -28,7 +28,7 @@ final class TemporalDevServer implements AutoCloseable {
     this.port = port;
   }
 
-  static TemporalDevServer start(Path dir) throws IOException, InterruptedException {
+  public static TemporalDevServer start(Path dir) throws IOException, InterruptedException {
     String cli = System.getenv(CLI_VARIABLE);
     if (cli == null || cli.isBlank()) {
       throw new IllegalStateException(
@@ -44,12 +44,12 @@ final class TemporalDevServer implements AutoCloseable {
     return server;
   }
 
-  String address() {
+  public String address() {
     return "127.0.0.1:" + port;
   }
 
   /** Starts (again) on the same port and the same database file, and waits until it serves. */
-  void start() throws IOException, InterruptedException {
+  public void start() throws IOException, InterruptedException {
     starts++;
     String output =
         Drills.run(
@@ -73,7 +73,7 @@ final class TemporalDevServer implements AutoCloseable {
   }
 
   /** {@code kill -9} of the server process. */
-  void kill() throws IOException, InterruptedException {
+  public void kill() throws IOException, InterruptedException {
     long victim = pid;
     pid = -1;
     Drills.signal(victim, "KILL");

@@ -1,4 +1,4 @@
-package com.genace.ops.faults;
+package com.genace.ops.faults.support;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,9 +15,9 @@ import java.util.List;
  * Durability is traded for speed ({@code fsync=off}): an immediate stop still keeps what the OS
  * buffered, which is all a crash of the server process (not of the machine) loses.
  */
-final class PostgresServer implements AutoCloseable {
+public final class PostgresServer implements AutoCloseable {
 
-  static final String DEFAULT_BIN = "/usr/lib/postgresql/15/bin";
+  public static final String DEFAULT_BIN = "/usr/lib/postgresql/15/bin";
 
   private final Path bin;
   private final Path dataDir;
@@ -31,7 +31,7 @@ final class PostgresServer implements AutoCloseable {
   }
 
   /** Creates a cluster in {@code dir} and starts it. */
-  static PostgresServer create(Path dir) throws IOException, InterruptedException {
+  public static PostgresServer create(Path dir) throws IOException, InterruptedException {
     Path bin = Path.of(System.getenv().getOrDefault("GENACE_PG_BIN", DEFAULT_BIN));
     if (!Files.isExecutable(bin.resolve("initdb"))) {
       throw new IllegalStateException(
@@ -55,26 +55,26 @@ final class PostgresServer implements AutoCloseable {
     return server;
   }
 
-  int port() {
+  public int port() {
     return port;
   }
 
   /** For the worker's {@code DATABASE_URL}, possibly through a proxy on another port. */
-  static String url(int port) {
+  public static String url(int port) {
     return "postgresql://postgres@127.0.0.1:" + port + "/postgres";
   }
 
-  String url() {
+  public String url() {
     return url(port);
   }
 
   /** A direct connection: the drill's own view of the ledger, never through a fault. */
-  Connection connect() throws SQLException {
+  public Connection connect() throws SQLException {
     return DriverManager.getConnection(
         "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres&connectTimeout=5");
   }
 
-  void start() throws IOException, InterruptedException {
+  public void start() throws IOException, InterruptedException {
     pgCtl(
         "-o",
         "-p "
@@ -91,7 +91,7 @@ final class PostgresServer implements AutoCloseable {
   }
 
   /** What a crash does: every server process ends at once, with no shutdown checkpoint. */
-  void crash() throws IOException, InterruptedException {
+  public void crash() throws IOException, InterruptedException {
     pgCtl("-m", "immediate", "-w", "stop");
     running = false;
   }

@@ -1,4 +1,4 @@
-package com.genace.ops.faults;
+package com.genace.ops.faults.support;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,12 +27,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * drill lets it through. That is a request that left its sender and reaches the server late, after
  * the world has moved on; a frozen sender waits for the answer as long as it is frozen.
  */
-final class FaultProxy implements AutoCloseable {
+public final class FaultProxy implements AutoCloseable {
 
-  static final int SLOW_DELAY_MS = 400;
-  static final int MAX_MARKER = 256;
+  public static final int SLOW_DELAY_MS = 400;
+  public static final int MAX_MARKER = 256;
 
-  enum Mode {
+  public enum Mode {
     PASS,
     CUT,
     HALF_OPEN,
@@ -47,7 +47,7 @@ final class FaultProxy implements AutoCloseable {
   private volatile boolean holding;
   private volatile boolean letThrough;
 
-  FaultProxy(int targetPort) throws IOException {
+  public FaultProxy(int targetPort) throws IOException {
     this.targetPort = targetPort;
     this.server = new ServerSocket(0, 100, InetAddress.getLoopbackAddress());
     Thread acceptor = new Thread(this::accept, "fault-proxy-" + targetPort);
@@ -55,11 +55,11 @@ final class FaultProxy implements AutoCloseable {
     acceptor.start();
   }
 
-  int port() {
+  public int port() {
     return server.getLocalPort();
   }
 
-  void mode(Mode mode) {
+  public void mode(Mode mode) {
     this.mode = mode;
     if (mode == Mode.CUT) {
       open.forEach(FaultProxy::reset);
@@ -72,7 +72,7 @@ final class FaultProxy implements AutoCloseable {
    * UTF-8, at most {@value #MAX_MARKER} bytes; for PostgreSQL, a value the statement binds) is
    * held, with everything after it on that connection, until {@link #letThrough}.
    */
-  void holdWrite(String marker) {
+  public void holdWrite(String marker) {
     byte[] bytes = marker.getBytes(StandardCharsets.UTF_8);
     if (bytes.length > MAX_MARKER) {
       throw new IllegalArgumentException("a marker of at most " + MAX_MARKER + " bytes");
@@ -81,12 +81,12 @@ final class FaultProxy implements AutoCloseable {
   }
 
   /** Whether the trapped write is held now. */
-  boolean holding() {
+  public boolean holding() {
     return holding;
   }
 
   /** Lets the held write, and what followed it on its connection, reach the target. */
-  void letThrough() {
+  public void letThrough() {
     letThrough = true;
     holding = false;
   }

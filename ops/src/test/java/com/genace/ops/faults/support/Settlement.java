@@ -1,4 +1,4 @@
-package com.genace.ops.faults;
+package com.genace.ops.faults.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -28,21 +28,21 @@ import java.util.TreeSet;
  * <p>An operation counts as lost unless the ledger shows it terminal, Temporal shows its workflow
  * completed, and, when delivered, every artifact of its manifest is stored with its sha256.
  */
-final class Settlement {
+public final class Settlement {
 
   /** A review is left alone this long, so that a POST still in flight has landed first. */
-  static final Duration REVIEW_QUIET_PERIOD =
+  public static final Duration REVIEW_QUIET_PERIOD =
       Duration.ofSeconds(DrillStack.READ_TIMEOUT_SECONDS + 2);
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final DrillStack stack;
 
-  Settlement(DrillStack stack) {
+  public Settlement(DrillStack stack) {
     this.stack = stack;
   }
 
-  DrillFigures run(Duration limit) throws InterruptedException {
+  public DrillFigures run(Duration limit) throws InterruptedException {
     long started = System.nanoTime();
     Set<String> open = new TreeSet<>(stack.operations());
     long deadline = started + limit.toNanos();

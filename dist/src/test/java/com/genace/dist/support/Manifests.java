@@ -1,4 +1,4 @@
-package com.genace.dist;
+package com.genace.dist.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
@@ -14,12 +14,12 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /** The Kubernetes objects in deploy/kubernetes, read as the API server would see them. */
-record Manifests(List<JsonNode> all) {
+public record Manifests(List<JsonNode> all) {
 
   /** Relative to the dist module, where Maven runs its tests. */
-  static final Path DIRECTORY = Path.of("..", "deploy", "kubernetes");
+  public static final Path DIRECTORY = Path.of("..", "deploy", "kubernetes");
 
-  static Manifests load(Path directory) {
+  public static Manifests load(Path directory) {
     YAMLMapper yaml = new YAMLMapper();
     List<JsonNode> objects = new ArrayList<>();
     try (Stream<Path> files = Files.list(directory)) {
@@ -40,7 +40,7 @@ record Manifests(List<JsonNode> all) {
     return new Manifests(List.copyOf(objects));
   }
 
-  JsonNode get(String kind, String name) {
+  public JsonNode get(String kind, String name) {
     return all.stream()
         .filter(o -> o.path("kind").asText().equals(kind))
         .filter(o -> o.at("/metadata/name").asText().equals(name))
@@ -49,28 +49,28 @@ record Manifests(List<JsonNode> all) {
   }
 
   /** The containers of a workload (Deployment, Job...), none for other kinds. */
-  List<JsonNode> containers(JsonNode object) {
+  public List<JsonNode> containers(JsonNode object) {
     List<JsonNode> containers = new ArrayList<>();
     object.at("/spec/template/spec/initContainers").forEach(containers::add);
     object.at("/spec/template/spec/containers").forEach(containers::add);
     return containers;
   }
 
-  JsonNode container(JsonNode object, String name) {
+  public JsonNode container(JsonNode object, String name) {
     return containers(object).stream()
         .filter(c -> c.path("name").asText().equals(name))
         .findFirst()
         .orElseThrow(() -> new AssertionError("no container named " + name));
   }
 
-  List<String> args(JsonNode container) {
+  public List<String> args(JsonNode container) {
     List<String> args = new ArrayList<>();
     container.path("command").forEach(a -> args.add(a.asText()));
     container.path("args").forEach(a -> args.add(a.asText()));
     return args;
   }
 
-  JsonNode variable(JsonNode container, String name) {
+  public JsonNode variable(JsonNode container, String name) {
     for (JsonNode variable : container.path("env")) {
       if (variable.path("name").asText().equals(name)) {
         return variable;
@@ -80,7 +80,7 @@ record Manifests(List<JsonNode> all) {
   }
 
   /** The names of the variables the container gets: its env and its ConfigMaps' keys. */
-  List<String> variableNames(JsonNode container) {
+  public List<String> variableNames(JsonNode container) {
     List<String> names = new ArrayList<>();
     container.path("env").forEach(v -> names.add(v.path("name").asText()));
     for (JsonNode source : container.path("envFrom")) {
@@ -95,7 +95,7 @@ record Manifests(List<JsonNode> all) {
    * name for a field reference, and the given stand-ins for the Secret's keys (an optional key
    * without a stand-in is left out, as Kubernetes does when the Secret lacks it).
    */
-  Map<String, String> environment(
+  public Map<String, String> environment(
       JsonNode workload, JsonNode container, Map<String, String> secretValues) {
     Map<String, String> env = new HashMap<>();
     for (JsonNode source : container.path("envFrom")) {

@@ -1,4 +1,4 @@
-package com.genace.ops.faults;
+package com.genace.ops.faults.support;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,14 +10,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /** What every drill needs around processes: running a command, signals, waiting for a fact. */
-final class Drills {
+public final class Drills {
 
-  static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(120);
+  public static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(120);
 
   private Drills() {}
 
   /** The repository's root (the tests run in {@code ops/}). */
-  static Path repositoryRoot() {
+  public static Path repositoryRoot() {
     Path dir = Path.of("").toAbsolutePath();
     while (dir != null && !Files.isExecutable(dir.resolve("genace"))) {
       dir = dir.getParent();
@@ -33,12 +33,13 @@ final class Drills {
    *
    * @throws IllegalStateException with the log's tail when it fails or hangs
    */
-  static String run(List<String> command, Path log) throws IOException, InterruptedException {
+  public static String run(List<String> command, Path log)
+      throws IOException, InterruptedException {
     return run(command, Map.of(), log);
   }
 
   /** {@link #run(List, Path)} with more environment variables. */
-  static String run(List<String> command, Map<String, String> env, Path log)
+  public static String run(List<String> command, Map<String, String> env, Path log)
       throws IOException, InterruptedException {
     Files.createDirectories(log.getParent());
     Path out = Files.createTempFile(log.getParent(), "command", ".out");
@@ -68,7 +69,7 @@ final class Drills {
   }
 
   /** Sends a signal by name ({@code STOP}, {@code CONT}, {@code KILL}) to a process. */
-  static void signal(long pid, String name) throws IOException, InterruptedException {
+  public static void signal(long pid, String name) throws IOException, InterruptedException {
     Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).start();
     if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
       throw new IllegalStateException("kill -" + name + " " + pid + " failed");
@@ -80,7 +81,8 @@ final class Drills {
    *
    * @return whether it held before {@code limit}
    */
-  static boolean await(Duration limit, BooleanSupplier condition) throws InterruptedException {
+  public static boolean await(Duration limit, BooleanSupplier condition)
+      throws InterruptedException {
     long deadline = System.nanoTime() + limit.toNanos();
     while (true) {
       if (condition.getAsBoolean()) {
@@ -94,14 +96,14 @@ final class Drills {
   }
 
   /** Like {@link #await} but a drill cannot go on without it. */
-  static void require(Duration limit, String what, BooleanSupplier condition)
+  public static void require(Duration limit, String what, BooleanSupplier condition)
       throws InterruptedException {
     if (!await(limit, condition)) {
       throw new AssertionError("drill setup: " + what + " did not happen within " + limit);
     }
   }
 
-  static String tail(Path log) {
+  public static String tail(Path log) {
     try {
       List<String> lines = Files.readAllLines(log);
       return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));

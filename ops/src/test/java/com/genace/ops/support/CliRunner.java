@@ -1,15 +1,17 @@
-package com.genace.ops;
+package com.genace.ops.support;
 
+import com.genace.ops.Environment;
+import com.genace.ops.GenaceCli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.Map;
 
 /** Runs the launcher's entry point in-process and captures what it prints. */
-final class CliRunner {
+public final class CliRunner {
 
-  record Result(int exitCode, String out, String err) {}
+  public record Result(int exitCode, String out, String err) {}
 
-  static Result run(Map<String, String> env, String... args) {
+  public static Result run(Map<String, String> env, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int code =

@@ -1,4 +1,4 @@
-package com.genace.worker;
+package com.genace.worker.support;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,14 +10,14 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** A loopback TCP proxy whose link can be cut and restored: a database outage on demand. */
-final class TcpProxy implements AutoCloseable {
+public final class TcpProxy implements AutoCloseable {
 
   private final ServerSocket server;
   private final InetSocketAddress target;
   private final List<Socket> open = new CopyOnWriteArrayList<>();
   private volatile boolean cut;
 
-  TcpProxy(InetSocketAddress target) throws IOException {
+  public TcpProxy(InetSocketAddress target) throws IOException {
     this.target = target;
     this.server = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
     Thread acceptor = new Thread(this::accept, "tcp-proxy");
@@ -25,18 +25,18 @@ final class TcpProxy implements AutoCloseable {
     acceptor.start();
   }
 
-  int port() {
+  public int port() {
     return server.getLocalPort();
   }
 
   /** Closes every connection and refuses new ones until {@link #restore()}. */
-  void cut() {
+  public void cut() {
     cut = true;
     open.forEach(TcpProxy::closeQuietly);
     open.clear();
   }
 
-  void restore() {
+  public void restore() {
     cut = false;
   }
 

@@ -1,25 +1,18 @@
-package com.genace.ops;
+package com.genace.ops.support;
 
-import com.genace.client.GenaceClientConfig;
-import com.genace.client.HttpGenaceClient;
 import com.genace.delivery.LocalDirectoryArtifactStore;
-import com.genace.dispatch.DispatchGate;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.model.Phase;
-import com.genace.observation.PollingPolicy;
 import com.genace.ops.temporal.LocalTemporalServer;
-import com.genace.review.ReviewSettings;
 import com.genace.simulator.Faults;
 import com.genace.simulator.GenaceSimulator;
 import com.genace.testing.TestDatabase;
-import com.genace.worker.GenerationWorkers;
+import com.genace.worker.support.TestWorkers;
 import com.genace.worker.temporal.TemporalConnection;
 import com.genace.worker.temporal.TemporalSettings;
 import io.temporal.worker.WorkerFactory;
-import io.temporal.worker.WorkerOptions;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -29,21 +22,25 @@ import org.awaitility.Awaitility;
 /**
  * What {@code ./genace dev} and {@code ./genace worker} give a user, for commands under test: the
  * Temporal test server on a free loopback port (so commands connect through TEMPORAL_ADDRESS), the
- * simulator, the shared test database, and both queues' workers with the production activities.
+ * simulator, the shared test database, and both queues' workers with the production activities
+ * (assembled by {@link TestWorkers}, as the worker module's harnesses assemble them).
  */
-final class TestStack implements AutoCloseable {
+public final class TestStack implements AutoCloseable {
 
-  static final String API_KEY = "ops-test-key";
+  public static final String API_KEY = "ops-test-key";
 
-  final String temporalAddress;
-  final GenaceSimulator simulator;
-  final OperationsLedger ledger;
+  /** The simulator's faults between tests: renders take 300 ms, nothing fails. */
+  public static final Faults FAULTS = Faults.DEFAULT.withJobDurationMs(300);
+
+  public final String temporalAddress;
+  public final GenaceSimulator simulator;
+  public final OperationsLedger ledger;
 
   private final LocalTemporalServer ownServer;
   private final TemporalConnection connection;
   private final WorkerFactory workers;
 
-  TestStack(Path artifacts) {
+  public TestStack(Path artifacts) {
     this(LocalTemporalServer.start(0), artifacts);
   }
 
@@ -52,41 +49,29 @@ final class TestStack implements AutoCloseable {
   }
 
   /** Workers for a Temporal server started elsewhere (for example by {@code genace dev}). */
-  TestStack(String temporalAddress, Path artifacts) {
+  public TestStack(String temporalAddress, Path artifacts) {
     this(null, temporalAddress, artifacts);
   }
 
   private TestStack(LocalTemporalServer ownServer, String temporalAddress, Path artifacts) {
     this.ownServer = ownServer;
     this.temporalAddress = temporalAddress;
-    this.simulator =
-        GenaceSimulator.builder()
-            .apiKey(API_KEY)
-            .faults(Faults.DEFAULT.withJobDurationMs(300))
-            .start();
+    this.simulator = GenaceSimulator.builder().apiKey(API_KEY).faults(FAULTS).start();
     this.ledger = new OperationsLedger(TestDatabase.dataSource());
     this.connection = TemporalConnection.open(TemporalSettings.local(temporalAddress));
     this.workers = WorkerFactory.newInstance(connection.workflowClient());
-    GenerationWorkers.Dependencies deps =
-        new GenerationWorkers.Dependencies(
-                ledger,
-                new HttpGenaceClient(
-                    GenaceClientConfig.of(simulator.baseUrl(), API_KEY)
-                        .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(5))),
-                new LocalDirectoryArtifactStore(artifacts),
-                "ops-test-worker",
-                DispatchGate.OPEN,
-                new PollingPolicy(Duration.ofMillis(50), Duration.ofMillis(200), 1.5, 0.2, 5),
-                Clock.systemUTC())
-            // Reviews here wait for the operator the tests play.
-            .withReview(new ReviewSettings(false, Duration.ofSeconds(1), Duration.ofMillis(100)));
-    GenerationWorkers.operationsWorker(workers, deps, WorkerOptions.getDefaultInstance());
-    GenerationWorkers.dispatchWorker(workers, deps, WorkerOptions.getDefaultInstance());
+    // Reviews here wait for the operator the tests play (the TestWorkers default).
+    TestWorkers.of(
+            ledger,
+            TestWorkers.genaceClient(simulator.baseUrl(), API_KEY, Duration.ofSeconds(5)),
+            new LocalDirectoryArtifactStore(artifacts))
+        .workerId("ops-test-worker")
+        .registerAll(workers);
     workers.start();
   }
 
   /** The environment a second terminal would have: Temporal and the database. */
-  Map<String, String> env() {
+  public Map<String, String> env() {
     Map<String, String> env = new HashMap<>();
     env.put("TEMPORAL_ADDRESS", temporalAddress);
     env.put("DATABASE_URL", databaseUrl());
@@ -94,7 +79,7 @@ final class TestStack implements AutoCloseable {
   }
 
   /** The shared test database as a DATABASE_URL value. */
-  static String databaseUrl() {
+  public static String databaseUrl() {
     String configured = System.getenv(TestDatabase.URL_VARIABLE);
     if (configured != null && !configured.isBlank()) {
       return configured;
@@ -103,7 +88,7 @@ final class TestStack implements AutoCloseable {
         + TestDatabase.url().user().map(user -> "?user=" + user).orElse("");
   }
 
-  OperationRow awaitPhase(String operationId, Phase phase) {
+  public OperationRow awaitPhase(String operationId, Phase phase) {
     Awaitility.await()
         .atMost(Duration.ofSeconds(20))
         .pollInterval(Duration.ofMillis(50))
@@ -112,7 +97,7 @@ final class TestStack implements AutoCloseable {
   }
 
   /** Waits until the workflow itself (not only the ledger) shows the phase. */
-  void awaitWorkflowPhase(String operationId, Phase phase) {
+  public void awaitWorkflowPhase(String operationId, Phase phase) {
     Awaitility.await()
         .atMost(Duration.ofSeconds(20))
         .pollInterval(Duration.ofMillis(50))

@@ -1,9 +1,6 @@
-package com.genace.worker;
+package com.genace.worker.support;
 
-import com.genace.client.GenaceClientConfig;
-import com.genace.client.HttpGenaceClient;
 import com.genace.delivery.LocalDirectoryArtifactStore;
-import com.genace.dispatch.DispatchGate;
 import com.genace.ledger.OperationsLedger;
 import com.genace.simulator.GenaceSimulator;
 import com.genace.testing.TestDatabase;
@@ -18,9 +15,7 @@ import io.temporal.serviceclient.OperatorServiceStubsOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import io.temporal.worker.WorkerFactory;
-import io.temporal.worker.WorkerOptions;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -28,17 +23,17 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A real Temporal server (named by {@value #ADDRESS_VARIABLE}, namespace {@value #NAMESPACE}) with
- * the production workers of {@link GenerationWorkers} running in this JVM against it, the shared
- * PostgreSQL ledger, the Genace simulator over HTTP and a local artifact directory.
+ * the production workers (assembled by {@link TestWorkers}) running in this JVM against it, the
+ * shared PostgreSQL ledger, the Genace simulator over HTTP and a local artifact directory.
  *
  * <p>Unlike {@link GenerationHarness} nothing here is the test server: time is real, visibility is
  * the server's own (eventually consistent) store, and updates, queries and summaries go over gRPC.
  */
-final class RealTemporalServer implements AutoCloseable {
+public final class RealTemporalServer implements AutoCloseable {
 
-  static final String ADDRESS_VARIABLE = "GENACE_REAL_TEMPORAL_ADDRESS";
-  static final String CLI_VARIABLE = "GENACE_TEMPORAL_CLI";
-  static final String NAMESPACE = "default";
+  public static final String ADDRESS_VARIABLE = "GENACE_REAL_TEMPORAL_ADDRESS";
+  public static final String CLI_VARIABLE = "GENACE_TEMPORAL_CLI";
+  public static final String NAMESPACE = "default";
 
   private static final Map<String, IndexedValueType> SEARCH_ATTRIBUTES =
       Map.of(
@@ -48,11 +43,11 @@ final class RealTemporalServer implements AutoCloseable {
           GenerationSearchAttributes.NEEDS_REVIEW.getName(),
               IndexedValueType.INDEXED_VALUE_TYPE_BOOL);
 
-  final String address;
-  final GenaceSimulator simulator;
-  final OperationsLedger ledger;
-  final WorkflowClient workflowClient;
-  final GenerationClient client;
+  public final String address;
+  public final GenaceSimulator simulator;
+  public final OperationsLedger ledger;
+  public final WorkflowClient workflowClient;
+  public final GenerationClient client;
 
   private final WorkflowServiceStubs service;
   private final WorkerFactory workers;
@@ -70,21 +65,14 @@ final class RealTemporalServer implements AutoCloseable {
     this.client = new GenerationClient(workflowClient);
     this.simulator = GenerationHarness.simulator();
     this.ledger = new OperationsLedger(TestDatabase.dataSource(), GenerationHarness.LEASE);
-    GenerationWorkers.Dependencies deps =
-        new GenerationWorkers.Dependencies(
-                ledger,
-                new HttpGenaceClient(
-                    GenaceClientConfig.of(simulator.baseUrl(), GenerationHarness.API_KEY)
-                        .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(2))),
-                new LocalDirectoryArtifactStore(artifacts),
-                "real-temporal-test-worker",
-                DispatchGate.OPEN,
-                GenerationHarness.FAST_POLLING,
-                Clock.systemUTC())
-            .withReview(GenerationHarness.OPERATOR_REVIEWS);
     this.workers = WorkerFactory.newInstance(workflowClient);
-    GenerationWorkers.operationsWorker(workers, deps, WorkerOptions.getDefaultInstance());
-    GenerationWorkers.dispatchWorker(workers, deps, WorkerOptions.getDefaultInstance());
+    TestWorkers.of(
+            ledger,
+            TestWorkers.genaceClient(
+                simulator.baseUrl(), GenerationHarness.API_KEY, Duration.ofSeconds(2)),
+            new LocalDirectoryArtifactStore(artifacts))
+        .workerId("real-temporal-test-worker")
+        .registerAll(workers);
     workers.start();
   }
 
@@ -93,18 +81,18 @@ final class RealTemporalServer implements AutoCloseable {
    *
    * @throws IllegalStateException if the server is unreachable or lacks the search attributes
    */
-  static RealTemporalServer connect(String address, Path artifacts) {
+  public static RealTemporalServer connect(String address, Path artifacts) {
     return new RealTemporalServer(address, artifacts);
   }
 
   /** The value of an environment variable, or null when it is unset or blank. */
-  static String variable(String name) {
+  public static String variable(String name) {
     String value = System.getenv(name);
     return value == null || value.isBlank() ? null : value.trim();
   }
 
   /** Whether this runs in CI, where a tier that cannot run is a failure, not a skip. */
-  static boolean inCi() {
+  public static boolean inCi() {
     return "true".equalsIgnoreCase(System.getenv("CI"));
   }
 

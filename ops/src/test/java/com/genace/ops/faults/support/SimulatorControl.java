@@ -1,4 +1,4 @@
-package com.genace.ops.faults;
+package com.genace.ops.faults.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -20,7 +20,7 @@ import java.util.Map;
  * The simulator's control endpoints as a drill uses them, over HTTP: {@code /_sim/stats}, {@code
  * /_sim/jobs} (what an operator would look up on Genace's side) and {@code /_sim/faults}.
  */
-final class SimulatorControl {
+public final class SimulatorControl {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP =
@@ -28,12 +28,12 @@ final class SimulatorControl {
 
   private final URI base;
 
-  SimulatorControl(URI base) {
+  public SimulatorControl(URI base) {
     this.base = base;
   }
 
   /** {@code posts_by_operation}: every POST the simulator received, per operation id. */
-  Map<String, Long> postsByOperation() {
+  public Map<String, Long> postsByOperation() {
     Map<String, Long> posts = new HashMap<>();
     get("/_sim/stats")
         .get("posts_by_operation")
@@ -43,7 +43,7 @@ final class SimulatorControl {
   }
 
   /** The ids of the jobs created for an operation, newest first. */
-  List<String> jobsFor(String operationId) {
+  public List<String> jobsFor(String operationId) {
     List<String> ids = new ArrayList<>();
     get("/_sim/jobs?operation_id=" + URLEncoder.encode(operationId, StandardCharsets.UTF_8))
         .get("jobs")
@@ -52,7 +52,7 @@ final class SimulatorControl {
   }
 
   /** {@code POST /_sim/faults}: a partial update, as JSON. */
-  void faults(String json) {
+  public void faults(String json) {
     send(
         HttpRequest.newBuilder(base.resolve("/_sim/faults"))
             .POST(HttpRequest.BodyPublishers.ofString(json)));

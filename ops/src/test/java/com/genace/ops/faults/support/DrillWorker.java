@@ -1,4 +1,4 @@
-package com.genace.ops.faults;
+package com.genace.ops.faults.support;
 
 import java.io.IOException;
 import java.net.URI;
@@ -16,13 +16,13 @@ import java.util.Map;
  * com.genace.ops.GenaceCli worker}) with its configuration in the environment, and driven from the
  * outside: probes over HTTP, signals from {@code kill}.
  */
-final class DrillWorker implements AutoCloseable {
+public final class DrillWorker implements AutoCloseable {
 
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-  final String name;
-  final Path log;
+  public final String name;
+  public final Path log;
   private final Process process;
   private final int statusPort;
 
@@ -37,7 +37,8 @@ final class DrillWorker implements AutoCloseable {
    * Starts a worker named {@code name} with these settings; its lease owner is {@code name} unless
    * the settings give {@code GENACE_WORKER_ID}.
    */
-  static DrillWorker start(String name, Map<String, String> env, Path log) throws IOException {
+  public static DrillWorker start(String name, Map<String, String> env, Path log)
+      throws IOException {
     int statusPort = Ports.free();
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse("java"));
@@ -59,16 +60,16 @@ final class DrillWorker implements AutoCloseable {
     return new DrillWorker(name, process, statusPort, log);
   }
 
-  long pid() {
+  public long pid() {
     return process.pid();
   }
 
-  boolean alive() {
+  public boolean alive() {
     return process.isAlive();
   }
 
   /** The HTTP status of a probe ({@code /readyz}, {@code /startupz}...), or -1 when none came. */
-  int probe(String path) {
+  public int probe(String path) {
     try {
       return HTTP.send(
               HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + statusPort + path))
@@ -84,12 +85,12 @@ final class DrillWorker implements AutoCloseable {
     }
   }
 
-  boolean ready() {
+  public boolean ready() {
     return probe("/readyz") == 200;
   }
 
   /** Waits until the worker has started (its startup checks passed) and is ready. */
-  DrillWorker awaitReady(Duration limit) throws InterruptedException {
+  public DrillWorker awaitReady(Duration limit) throws InterruptedException {
     if (!Drills.await(limit, () -> !alive() || ready())) {
       throw new AssertionError(name + " not ready within " + limit + ":\n" + Drills.tail(log));
     }
@@ -100,12 +101,12 @@ final class DrillWorker implements AutoCloseable {
   }
 
   /** Pauses dispatch on this worker only (its admin endpoint); observation goes on. */
-  DrillWorker pauseDispatch() throws IOException, InterruptedException {
+  public DrillWorker pauseDispatch() throws IOException, InterruptedException {
     admin("/admin/pause-dispatch?reason=drill");
     return this;
   }
 
-  void resumeDispatch() throws IOException, InterruptedException {
+  public void resumeDispatch() throws IOException, InterruptedException {
     admin("/admin/resume-dispatch");
   }
 
@@ -125,16 +126,16 @@ final class DrillWorker implements AutoCloseable {
   }
 
   /** SIGSTOP: the process keeps its sockets and leases but does nothing. */
-  void freeze() throws IOException, InterruptedException {
+  public void freeze() throws IOException, InterruptedException {
     Drills.signal(pid(), "STOP");
   }
 
-  void thaw() throws IOException, InterruptedException {
+  public void thaw() throws IOException, InterruptedException {
     Drills.signal(pid(), "CONT");
   }
 
   /** {@code kill -9}: no drain, no release, no last words. */
-  void kill() throws InterruptedException {
+  public void kill() throws InterruptedException {
     process.destroyForcibly();
     process.waitFor();
   }

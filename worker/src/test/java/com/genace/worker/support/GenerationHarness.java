@@ -1,19 +1,14 @@
-package com.genace.worker;
+package com.genace.worker.support;
 
 import com.genace.allowance.SpendingAllowance;
 import com.genace.client.GenaceClient;
-import com.genace.client.GenaceClientConfig;
-import com.genace.client.HttpGenaceClient;
 import com.genace.controls.DispatchCircuit;
 import com.genace.controls.WorkerControls;
 import com.genace.delivery.ArtifactStore;
 import com.genace.delivery.LocalDirectoryArtifactStore;
-import com.genace.dispatch.DispatchGate;
-import com.genace.dispatch.DispatchListener;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.model.Phase;
-import com.genace.observation.PollingPolicy;
 import com.genace.review.ReviewSettings;
 import com.genace.simulator.Faults;
 import com.genace.simulator.GenaceSimulator;
@@ -24,15 +19,14 @@ import com.genace.workflows.GenerationSearchAttributes;
 import com.genace.workflows.GenerationWorkflow;
 import com.genace.workflows.GenerationWorkflowImpl;
 import io.temporal.api.enums.v1.IndexedValueType;
+import io.temporal.client.WorkflowClient;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.testing.WorkflowReplayer;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
-import io.temporal.worker.WorkerOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -42,78 +36,78 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Everything real for end-to-end workflow tests: the Temporal test server (time skipping), the
  * shared PostgreSQL, the Genace simulator over HTTP, a local artifact directory, and the production
- * activity implementations registered by {@link GenerationWorkers}.
+ * activity implementations, assembled by {@link TestWorkers}.
  */
-final class GenerationHarness implements AutoCloseable {
+public final class GenerationHarness implements AutoCloseable {
 
-  static final String API_KEY = "sim-test-key";
-  static final Duration LEASE = Duration.ofSeconds(3);
+  public static final String API_KEY = "sim-test-key";
+  public static final Duration LEASE = Duration.ofSeconds(3);
 
-  /** Reviews wait for the operator a test plays; the search is repeated for one second. */
-  static final ReviewSettings OPERATOR_REVIEWS =
-      new ReviewSettings(false, Duration.ofSeconds(1), Duration.ofMillis(100));
-
-  static final PollingPolicy FAST_POLLING =
-      new PollingPolicy(Duration.ofMillis(50), Duration.ofMillis(200), 1.5, 0.2, 5);
-
-  final GenaceSimulator simulator;
-  final TestWorkflowEnvironment temporal;
-  final OperationsLedger ledger;
-  final GenerationClient client;
-  final Path artifacts;
+  public final GenaceSimulator simulator;
+  public final TestWorkflowEnvironment temporal;
+  public final OperationsLedger ledger;
+  public final GenerationClient client;
+  public final Path artifacts;
 
   /** Why dispatch is closed on the test's workers, or null while it is open. */
-  final AtomicReference<String> dispatchClosed = new AtomicReference<>();
+  public final AtomicReference<String> dispatchClosed = new AtomicReference<>();
 
   /** How many dispatch attempts the closed gate turned away. */
-  final AtomicInteger turnedAway = new AtomicInteger();
+  public final AtomicInteger turnedAway = new AtomicInteger();
 
   /** While true, the spending allowance grants nothing. */
-  final AtomicBoolean allowanceExhausted = new AtomicBoolean();
+  public final AtomicBoolean allowanceExhausted = new AtomicBoolean();
 
   /** Reservations the exhausted allowance turned away. */
-  final AtomicInteger allowanceRefusals = new AtomicInteger();
+  public final AtomicInteger allowanceRefusals = new AtomicInteger();
 
   private final ArtifactStore store;
   private final Duration readTimeout;
   private final ReviewSettings review;
 
-  GenerationHarness(Path artifacts) {
+  public GenerationHarness(Path artifacts) {
     this(artifacts, simulator(), API_KEY, null, Duration.ofSeconds(2));
   }
 
   /** With these review settings, e.g. reviews that settle themselves. */
-  GenerationHarness(Path artifacts, ReviewSettings review) {
+  public GenerationHarness(Path artifacts, ReviewSettings review) {
     this(artifacts, simulator(), API_KEY, null, Duration.ofSeconds(2), true, review);
   }
 
   /**
    * @param store the artifact store, or null for a local directory under {@code artifacts}
    */
-  GenerationHarness(
+  public GenerationHarness(
       Path artifacts,
       GenaceSimulator simulator,
       String apiKey,
       ArtifactStore store,
       Duration readTimeout) {
-    this(artifacts, simulator, apiKey, store, readTimeout, true, OPERATOR_REVIEWS);
+    this(artifacts, simulator, apiKey, store, readTimeout, true, TestWorkers.OPERATOR_REVIEWS);
   }
 
   /**
    * @param workersOnTestFactory false to leave both queues to workers the test starts itself (see
-   *     {@link #startDetachedWorkers})
+   *     {@link #newDetachedFactory})
    */
-  GenerationHarness(
+  public GenerationHarness(
       Path artifacts,
       GenaceSimulator simulator,
       String apiKey,
       ArtifactStore store,
       Duration readTimeout,
       boolean workersOnTestFactory) {
-    this(artifacts, simulator, apiKey, store, readTimeout, workersOnTestFactory, OPERATOR_REVIEWS);
+    this(
+        artifacts,
+        simulator,
+        apiKey,
+        store,
+        readTimeout,
+        workersOnTestFactory,
+        TestWorkers.OPERATOR_REVIEWS);
   }
 
-  GenerationHarness(
+  public GenerationHarness(
       Path artifacts,
       GenaceSimulator simulator,
       String apiKey,
@@ -129,27 +123,24 @@ final class GenerationHarness implements AutoCloseable {
     this.temporal = TestWorkflowEnvironment.newInstance();
     registerSearchAttributes(temporal);
     this.ledger = new OperationsLedger(TestDatabase.dataSource(), LEASE);
-    GenerationWorkers.Dependencies deps =
-        dependencies("worker-1", genaceClient(apiKey), this::closedReason);
     if (workersOnTestFactory) {
-      GenerationWorkers.operationsWorker(
-          temporal.getWorkerFactory(), deps, WorkerOptions.getDefaultInstance());
-      GenerationWorkers.dispatchWorker(
-          temporal.getWorkerFactory(), deps, WorkerOptions.getDefaultInstance());
+      workers("worker-1", genaceClient(apiKey))
+          .gate(this::closedReason)
+          .registerAll(temporal.getWorkerFactory());
     }
     temporal.start();
     this.client = new GenerationClient(temporal.getWorkflowClient());
   }
 
   /** A simulator whose jobs take 300 ms and that accepts {@link #API_KEY}. */
-  static GenaceSimulator simulator() {
+  public static GenaceSimulator simulator() {
     return GenaceSimulator.builder()
         .apiKey(API_KEY)
         .faults(Faults.DEFAULT.withJobDurationMs(300))
         .start();
   }
 
-  static void registerSearchAttributes(TestWorkflowEnvironment temporal) {
+  public static void registerSearchAttributes(TestWorkflowEnvironment temporal) {
     temporal.registerSearchAttribute(
         GenerationSearchAttributes.PHASE.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD);
     temporal.registerSearchAttribute(
@@ -160,26 +151,33 @@ final class GenerationHarness implements AutoCloseable {
         IndexedValueType.INDEXED_VALUE_TYPE_BOOL);
   }
 
-  GenaceClient genaceClient(String apiKey) {
-    return new HttpGenaceClient(
-        GenaceClientConfig.of(simulator.baseUrl(), apiKey)
-            .withTimeouts(Duration.ofSeconds(2), readTimeout));
+  public GenaceClient genaceClient(String apiKey) {
+    return TestWorkers.genaceClient(simulator.baseUrl(), apiKey, readTimeout);
   }
 
-  GenerationWorkers.Dependencies dependencies(
-      String workerId, GenaceClient genace, DispatchGate gate) {
-    return new GenerationWorkers.Dependencies(
-        ledger,
-        genace,
-        store,
-        workerId,
-        gate,
-        FAST_POLLING,
-        Clock.systemUTC(),
-        DispatchListener.NONE,
-        new SwitchableAllowance(),
-        new DispatchCircuit(new WorkerControls(TestDatabase.dataSource()), workerId),
-        review);
+  /**
+   * Workers as this harness runs them: its ledger, store, review settings and switchable allowance,
+   * the fleet-wide circuit, the gate open; the caller may change any of it before registering.
+   */
+  public TestWorkers workers(String workerId, GenaceClient genace) {
+    return TestWorkers.of(ledger, genace, store)
+        .workerId(workerId)
+        .review(review)
+        .allowance(new SwitchableAllowance())
+        .circuit(new DispatchCircuit(new WorkerControls(TestDatabase.dataSource()), workerId));
+  }
+
+  /**
+   * A factory of its own on the test server, as a second worker process would have; the test server
+   * does not hold its clock for activities running there. The caller starts it.
+   */
+  public WorkerFactory newDetachedFactory() {
+    // No workflow cache, hence no sticky queue: the test server never times out a sticky queue
+    // whose worker went away, where a real server falls back to the normal queue after 5 s.
+    return WorkerFactory.newInstance(
+        WorkflowClient.newInstance(
+            temporal.getWorkflowServiceStubs(), temporal.getWorkflowClient().getOptions()),
+        WorkerFactoryOptions.newBuilder().setWorkflowCacheSize(0).build());
   }
 
   private Optional<String> closedReason() {
@@ -205,36 +203,12 @@ final class GenerationHarness implements AutoCloseable {
     public void settle(String operationId, boolean spent) {}
   }
 
-  /**
-   * Starts both queues' workers in a factory of their own, as a second worker process would; the
-   * test server does not hold its clock for activities running there.
-   */
-  WorkerFactory startDetachedWorkers(String workerId, boolean operations, boolean dispatch) {
-    // No workflow cache, hence no sticky queue: the test server never times out a sticky queue
-    // whose worker went away, where a real server falls back to the normal queue after 5 s.
-    WorkerFactory factory =
-        WorkerFactory.newInstance(
-            io.temporal.client.WorkflowClient.newInstance(
-                temporal.getWorkflowServiceStubs(), temporal.getWorkflowClient().getOptions()),
-            WorkerFactoryOptions.newBuilder().setWorkflowCacheSize(0).build());
-    GenerationWorkers.Dependencies deps =
-        dependencies(workerId, genaceClient(API_KEY), DispatchGate.OPEN);
-    if (operations) {
-      GenerationWorkers.operationsWorker(factory, deps, WorkerOptions.getDefaultInstance());
-    }
-    if (dispatch) {
-      GenerationWorkers.dispatchWorker(factory, deps, WorkerOptions.getDefaultInstance());
-    }
-    factory.start();
-    return factory;
-  }
-
-  static GenerationRequest request(String operationId) {
+  public static GenerationRequest request(String operationId) {
     return new GenerationRequest(operationId, "image-v1", "{\"prompt\":\"a red fox\"}");
   }
 
   /** Waits (in real time, so the test server does not skip ahead) for the ledger to show it. */
-  OperationRow awaitPhase(String operationId, Phase phase) {
+  public OperationRow awaitPhase(String operationId, Phase phase) {
     org.awaitility.Awaitility.await()
         .atMost(Duration.ofSeconds(30))
         .until(() -> ledger.find(operationId).map(r -> r.phase() == phase).orElse(false));
@@ -246,7 +220,7 @@ final class GenerationHarness implements AutoCloseable {
    * fails here), and saves it as a regression fixture when {@code genace.recordHistories} names a
    * directory.
    */
-  void replayAndRecord(String operationId, String fixtureName) throws Exception {
+  public void replayAndRecord(String operationId, String fixtureName) throws Exception {
     WorkflowExecutionHistory history =
         temporal.getWorkflowClient().fetchHistory(GenerationWorkflow.workflowId(operationId));
     WorkflowReplayer.replayWorkflowExecution(history, GenerationWorkflowImpl.class);
@@ -257,7 +231,7 @@ final class GenerationHarness implements AutoCloseable {
   }
 
   /** Waits (in real time) until the ledger records this outcome of a dispatch attempt. */
-  void awaitDispatchOutcome(String operationId, String outcome) {
+  public void awaitDispatchOutcome(String operationId, String outcome) {
     org.awaitility.Awaitility.await()
         .atMost(Duration.ofSeconds(30))
         .until(
@@ -269,11 +243,11 @@ final class GenerationHarness implements AutoCloseable {
                     .orElse(false));
   }
 
-  OperationRow row(String operationId) {
+  public OperationRow row(String operationId) {
     return ledger.get(operationId);
   }
 
-  long postsFor(String operationId) {
+  public long postsFor(String operationId) {
     return simulator.stats().postsFor(operationId);
   }
 

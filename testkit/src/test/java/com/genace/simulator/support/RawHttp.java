@@ -1,4 +1,4 @@
-package com.genace.simulator;
+package com.genace.simulator.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,22 +10,22 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
 /** Plain HTTP against the simulator, to test it without the Genace client in the way. */
-final class RawHttp {
+public final class RawHttp {
 
-  static final ObjectMapper JSON = new ObjectMapper();
+  public static final ObjectMapper JSON = new ObjectMapper();
 
   private final HttpClient http = HttpClient.newHttpClient();
   private final URI baseUrl;
 
-  RawHttp(URI baseUrl) {
+  public RawHttp(URI baseUrl) {
     this.baseUrl = baseUrl;
   }
 
-  HttpResponse<String> get(String path) {
+  public HttpResponse<String> get(String path) {
     return send(HttpRequest.newBuilder(baseUrl.resolve(path)).header("Authorization", "Bearer k"));
   }
 
-  HttpResponse<byte[]> getBytes(String url) {
+  public HttpResponse<byte[]> getBytes(String url) {
     try {
       return http.send(
           HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofByteArray());
@@ -37,11 +37,11 @@ final class RawHttp {
     }
   }
 
-  HttpResponse<String> post(String path, String body) {
+  public HttpResponse<String> post(String path, String body) {
     return post(path, body, "Bearer k");
   }
 
-  HttpResponse<String> post(String path, String body, String authorization) {
+  public HttpResponse<String> post(String path, String body, String authorization) {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(baseUrl.resolve(path))
             .POST(HttpRequest.BodyPublishers.ofString(body));
@@ -51,14 +51,14 @@ final class RawHttp {
     return send(request);
   }
 
-  static String createBody(String operationId) {
+  public static String createBody(String operationId) {
     return "{\"model\":\"image-v1\",\"input\":{\"prompt\":\"p\"},"
         + "\"metadata\":{\"operation_id\":\""
         + operationId
         + "\"}}";
   }
 
-  static JsonNode json(HttpResponse<String> response) {
+  public static JsonNode json(HttpResponse<String> response) {
     try {
       return JSON.readTree(response.body());
     } catch (IOException e) {

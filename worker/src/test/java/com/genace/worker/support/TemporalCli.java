@@ -1,4 +1,4 @@
-package com.genace.worker;
+package com.genace.worker.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** The official {@code temporal} CLI as an operator runs it, with JSON output, bounded in time. */
-final class TemporalCli {
+public final class TemporalCli {
 
-  static final Duration TIMEOUT = Duration.ofSeconds(30);
+  public static final Duration TIMEOUT = Duration.ofSeconds(30);
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -21,14 +21,14 @@ final class TemporalCli {
   private final String address;
   private final String namespace;
 
-  TemporalCli(String binary, String address, String namespace) {
+  public TemporalCli(String binary, String address, String namespace) {
     this.binary = binary;
     this.address = address;
     this.namespace = namespace;
   }
 
   /** {@code temporal workflow list --query Q -o json}: the executions visibility returns. */
-  List<JsonNode> listWorkflows(String query) throws IOException, InterruptedException {
+  public List<JsonNode> listWorkflows(String query) throws IOException, InterruptedException {
     String output = run("workflow", "list", "--query", query);
     List<JsonNode> executions = new ArrayList<>();
     // The CLI prints a JSON array, or one object per line, depending on the version.
@@ -47,7 +47,7 @@ final class TemporalCli {
   }
 
   /** {@code temporal workflow describe -w ID -o json}. */
-  JsonNode describeWorkflow(String workflowId) throws IOException, InterruptedException {
+  public JsonNode describeWorkflow(String workflowId) throws IOException, InterruptedException {
     return JSON.readTree(run("workflow", "describe", "--workflow-id", workflowId));
   }
 
@@ -55,12 +55,12 @@ final class TemporalCli {
    * {@code temporal workflow metadata -w ID -o json}: the workflow's current details and
    * definition, as {@code {"queryResult": [{"currentDetails": ..., "definition": ...}]}}.
    */
-  JsonNode workflowMetadata(String workflowId) throws IOException, InterruptedException {
+  public JsonNode workflowMetadata(String workflowId) throws IOException, InterruptedException {
     return JSON.readTree(run("workflow", "metadata", "--workflow-id", workflowId));
   }
 
   /** {@code temporal workflow signal -w ID --name NAME --input JSON}, as an operator resolves. */
-  void signal(String workflowId, String name, String inputJson)
+  public void signal(String workflowId, String name, String inputJson)
       throws IOException, InterruptedException {
     run("workflow", "signal", "--workflow-id", workflowId, "--name", name, "--input", inputJson);
   }
@@ -70,7 +70,7 @@ final class TemporalCli {
    *
    * @throws IllegalStateException with the CLI's error when the workflow refuses the update
    */
-  String update(String workflowId, String name, String inputJson)
+  public String update(String workflowId, String name, String inputJson)
       throws IOException, InterruptedException {
     return run(
         "workflow",

@@ -1,4 +1,4 @@
-package com.genace.ops.faults;
+package com.genace.ops.faults.support;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -6,11 +6,11 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 
 /** Free loopback ports for the processes a drill starts. */
-final class Ports {
+public final class Ports {
 
   private Ports() {}
 
-  static int free() {
+  public static int free() {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
     } catch (IOException e) {

@@ -1,4 +1,4 @@
-package com.genace.ops.faults;
+package com.genace.ops.faults.support;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -19,16 +19,16 @@ import java.util.TreeMap;
  * The ledger as the drill reads it, over its own direct connection: the operations table and the
  * append-only transitions, never the worker's code.
  */
-final class LedgerView {
+public final class LedgerView {
 
-  static final List<String> TERMINAL = List.of("delivered", "failed", "abandoned");
+  public static final List<String> TERMINAL = List.of("delivered", "failed", "abandoned");
 
   /**
    * One operation's row, as far as the drill needs it.
    *
    * @param leaseLive whether a lease is held and unexpired by the database's clock
    */
-  record Operation(
+  public record Operation(
       String id,
       String phase,
       String nextAction,
@@ -38,7 +38,7 @@ final class LedgerView {
       Optional<Instant> reviewOpenedAt,
       Optional<String> manifest) {
 
-    boolean terminal() {
+    public boolean terminal() {
       return TERMINAL.contains(phase);
     }
   }
@@ -52,12 +52,12 @@ final class LedgerView {
    */
   private final Map<String, TreeMap<Long, Long>> revisionsSeen = new HashMap<>();
 
-  LedgerView(PostgresServer server) {
+  public LedgerView(PostgresServer server) {
     this.server = server;
   }
 
   /** The operations, by id. */
-  Map<String, Operation> operations() throws SQLException {
+  public Map<String, Operation> operations() throws SQLException {
     Map<String, Operation> operations = new HashMap<>();
     query(
         "SELECT operation_id, phase, next_action, revision, lease_owner,"
@@ -81,7 +81,7 @@ final class LedgerView {
   }
 
   /** Exclusive writes the fence refused: the transitions recorded with {@code accepted = false}. */
-  long deniedWrites() throws SQLException {
+  public long deniedWrites() throws SQLException {
     long[] count = {0};
     query(
         "SELECT count(*) AS n FROM app_generation_transitions WHERE NOT accepted",
@@ -94,7 +94,7 @@ final class LedgerView {
    * snapshot: a transition recorded after that one under a lower revision was written by a lease
    * that had already been replaced. One statement, so the two agree.
    */
-  void noteRevisions() throws SQLException {
+  public void noteRevisions() throws SQLException {
     query(
         "SELECT operation_id, revision,"
             + " (SELECT coalesce(max(id), 0) FROM app_generation_transitions) AS mark"
@@ -117,7 +117,7 @@ final class LedgerView {
    * an earlier accepted row, or below a revision {@link #noteRevisions} saw on the row before the
    * transition was recorded. Each is described in words.
    */
-  List<String> staleWritesApplied() throws SQLException {
+  public List<String> staleWritesApplied() throws SQLException {
     List<String> stale = new ArrayList<>();
     Map<String, long[]> highest = new HashMap<>();
     query(
@@ -159,7 +159,7 @@ final class LedgerView {
    * Whether a write by {@code owner} under {@code revision} was recorded as {@code event}: empty
    * while none was, otherwise whether the latest was accepted.
    */
-  Optional<Boolean> write(String operation, String owner, long revision, String event)
+  public Optional<Boolean> write(String operation, String owner, long revision, String event)
       throws SQLException {
     List<Boolean> accepted = new ArrayList<>();
     query(
@@ -175,12 +175,12 @@ final class LedgerView {
   }
 
   /** POSTs Genace answered 429 (nothing created), per operation: the worker recorded them. */
-  Map<String, Long> rateLimitedAnswers() throws SQLException {
+  public Map<String, Long> rateLimitedAnswers() throws SQLException {
     return countPerOperation("details->>'outcome' = 'rate_limited'");
   }
 
   /** Reviews opened: accepted transitions into {@code in_review}. */
-  long reviewsOpened() throws SQLException {
+  public long reviewsOpened() throws SQLException {
     long[] count = {0};
     query(
         "SELECT count(*) AS n FROM app_generation_transitions WHERE accepted AND to_phase = 'in_review'",
@@ -189,7 +189,7 @@ final class LedgerView {
   }
 
   /** The id of the latest transition: a mark to look for what happened after it. */
-  long lastTransitionId() throws SQLException {
+  public long lastTransitionId() throws SQLException {
     long[] id = {0};
     query(
         "SELECT coalesce(max(id), 0) AS id FROM app_generation_transitions",
@@ -198,7 +198,7 @@ final class LedgerView {
   }
 
   /** Operations with an accepted transition after the mark. */
-  Set<String> writtenSince(long mark) throws SQLException {
+  public Set<String> writtenSince(long mark) throws SQLException {
     Set<String> written = new HashSet<>();
     query(
         "SELECT DISTINCT operation_id FROM app_generation_transitions WHERE accepted AND id > ?",
@@ -208,7 +208,7 @@ final class LedgerView {
   }
 
   /** When the first accepted transition of the operation after the mark was recorded, if any. */
-  Optional<Instant> firstWriteAfter(long mark, String operation) throws SQLException {
+  public Optional<Instant> firstWriteAfter(long mark, String operation) throws SQLException {
     List<Instant> at = new ArrayList<>();
     query(
         "SELECT min(at) AS at FROM app_generation_transitions"
@@ -225,7 +225,7 @@ final class LedgerView {
   /**
    * Reviews an operator resolved as "not submitted" (each permits one more POST), per operation.
    */
-  Map<String, Long> notSubmittedResolutions() throws SQLException {
+  public Map<String, Long> notSubmittedResolutions() throws SQLException {
     return countPerOperation("details->>'decision' = 'not_submitted'");
   }
 

@@ -1,4 +1,4 @@
-package com.genace.ops.faults;
+package com.genace.ops.faults.support;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -22,9 +22,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the next N successful answers with malformed JSON: after the simulator has acted (a POST's job
  * exists), which is what a garbled 2xx from Genace leaves a worker with.
  */
-final class MalformingFront implements AutoCloseable {
+public final class MalformingFront implements AutoCloseable {
 
-  static final String MALFORMED_BODY = "{\"id\": \"gen_";
+  public static final String MALFORMED_BODY = "{\"id\": \"gen_";
 
   private static final Set<String> HOP_BY_HOP =
       Set.of("connection", "content-length", "host", "transfer-encoding", "upgrade", "expect");
@@ -36,7 +36,7 @@ final class MalformingFront implements AutoCloseable {
   private final AtomicInteger malformPosts = new AtomicInteger();
   private final AtomicInteger malformGets = new AtomicInteger();
 
-  MalformingFront(URI target) throws IOException {
+  public MalformingFront(URI target) throws IOException {
     this.target = target;
     this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
     server.createContext("/", this::forward);
@@ -44,12 +44,12 @@ final class MalformingFront implements AutoCloseable {
     server.start();
   }
 
-  URI baseUrl() {
+  public URI baseUrl() {
     return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
   }
 
   /** Garbles the next {@code posts} successful creates and {@code gets} successful job reads. */
-  void malformNext(int posts, int gets) {
+  public void malformNext(int posts, int gets) {
     malformPosts.set(posts);
     malformGets.set(gets);
   }

@@ -1,4 +1,4 @@
-package com.genace.ops.faults;
+package com.genace.ops.faults.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,7 +19,7 @@ import java.util.TreeMap;
  *
  * @param problems every duplicate, lost operation and applied stale write, in words
  */
-record DrillFigures(
+public record DrillFigures(
     String drill,
     long seed,
     int operations,
@@ -31,19 +31,19 @@ record DrillFigures(
     Map<String, String> extra,
     List<String> problems) {
 
-  static final Path FIGURES_FILE = Path.of("target", "fault-drills", "figures.txt");
+  public static final Path FIGURES_FILE = Path.of("target", "fault-drills", "figures.txt");
 
-  DrillFigures {
+  public DrillFigures {
     extra = new TreeMap<>(extra);
   }
 
   /** A figure of the drill's own, as a number (for the drill's own assertions). */
-  long figure(String name) {
+  public long figure(String name) {
     return Long.parseLong(extra.get(name));
   }
 
   /** These figures with one more of the drill's own. */
-  DrillFigures with(String name, Object value) {
+  public DrillFigures with(String name, Object value) {
     Map<String, String> more = new TreeMap<>(extra);
     more.put(name, String.valueOf(value));
     return new DrillFigures(
@@ -59,7 +59,7 @@ record DrillFigures(
         problems);
   }
 
-  String line() {
+  public String line() {
     StringBuilder line =
         new StringBuilder(
             String.format(
@@ -81,7 +81,7 @@ record DrillFigures(
    * Prints the line (and appends it to {@link #FIGURES_FILE}), then asserts the invariants: no
    * duplicate POST, nothing lost, no stale write applied.
    */
-  DrillFigures report() {
+  public DrillFigures report() {
     System.out.println(line());
     try {
       Files.createDirectories(FIGURES_FILE.getParent());
