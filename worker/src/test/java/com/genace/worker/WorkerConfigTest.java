@@ -28,7 +28,7 @@ class WorkerConfigTest {
     assertThat(config.statusAddress().getPort()).isEqualTo(8686);
     assertThat(config.leaseDuration()).isEqualTo(Duration.ofSeconds(45));
     assertThat(config.workflowCacheSize()).isEqualTo(150);
-    assertThat(config.taskPollers()).isEqualTo(16);
+    assertThat(config.taskPollers()).isEqualTo(10);
     assertThat(config.workerId()).endsWith("-" + ProcessHandle.current().pid());
     assertThat(config.toString()).doesNotContain("sk-secret").doesNotContain("db-pass");
   }

@@ -73,7 +73,7 @@ public record WorkerConfig(
    * renders (each poll an activity task) fell behind whenever the server answered slower than 20
    * ms, and the polls arrived late. Each poller is one waiting thread.
    */
-  public static final int DEFAULT_TASK_POLLERS = 16;
+  public static final int DEFAULT_TASK_POLLERS = 10;
 
   /** The buckets of the Temporal SDK's latency histograms on {@code /metrics}, in seconds. */
   public static final List<Duration> DEFAULT_METRIC_BUCKETS =
