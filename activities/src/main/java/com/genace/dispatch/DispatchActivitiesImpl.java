@@ -17,7 +17,7 @@ import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.WriteResult;
 import com.genace.model.NextAction;
 import com.genace.model.ReviewReason;
-import io.micrometer.core.instrument.Metrics;
+import com.genace.stats.ActivityStats;
 import io.temporal.failure.ApplicationFailure;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -52,6 +52,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
   private final DispatchListener listener;
   private final SpendingAllowance allowance;
   private final DispatchCircuit circuit;
+  private final ActivityStats stats;
 
   public DispatchActivitiesImpl(
       OperationsLedger ledger, GenaceClient genace, String owner, DispatchGate gate) {
@@ -62,7 +63,8 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
         gate,
         DispatchListener.NONE,
         SpendingAllowance.UNLIMITED,
-        DispatchCircuit.NONE);
+        DispatchCircuit.NONE,
+        ActivityStats.NONE);
   }
 
   /**
@@ -76,7 +78,8 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
       DispatchGate gate,
       DispatchListener listener,
       SpendingAllowance allowance,
-      DispatchCircuit circuit) {
+      DispatchCircuit circuit,
+      ActivityStats stats) {
     this.ledger = ledger;
     this.genace = genace;
     this.owner = owner;
@@ -84,6 +87,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     this.listener = listener;
     this.allowance = allowance;
     this.circuit = circuit;
+    this.stats = stats;
   }
 
   @Override
@@ -144,7 +148,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     log.info("POST for operation {} (revision {})", operationId, lease.revision());
     listener.sending(lease);
     CreateOutcome outcome = genace.create(request);
-    Metrics.counter("genace_post_outcomes", "outcome", outcomeName(outcome)).increment();
+    stats.posted(outcome);
     try {
       allowance.settle(operationId, mayHaveCreatedJob(outcome));
       return record(lease, outcome);
@@ -215,21 +219,6 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
           lease.operationId(),
           e.getMessage());
     }
-  }
-
-  private static String outcomeName(CreateOutcome outcome) {
-    if (outcome instanceof CreateOutcome.Accepted) {
-      return "accepted";
-    } else if (outcome instanceof CreateOutcome.Refused) {
-      return "refused";
-    } else if (outcome instanceof CreateOutcome.RateLimited) {
-      return "rate_limited";
-    } else if (outcome instanceof CreateOutcome.AccountRefused) {
-      return "account_refused";
-    } else if (outcome instanceof CreateOutcome.NotSent) {
-      return "not_sent";
-    }
-    return "unknown";
   }
 
   /** Whether the render may be charged: the job was accepted, or the outcome is unknown. */

@@ -10,9 +10,10 @@ import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.ReviewDecision;
 import com.genace.model.ReviewReason;
+import com.genace.stats.ActivityStats;
+import com.genace.stats.ActivityStats.Resolver;
 import com.genace.workflows.GenerationRequest;
 import com.genace.workflows.GenerationWorkflowImpl;
-import io.micrometer.core.instrument.Metrics;
 import io.temporal.failure.ApplicationFailure;
 import java.util.Optional;
 
@@ -21,10 +22,12 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
 
   private final OperationsLedger ledger;
   private final String owner;
+  private final ActivityStats stats;
 
-  public ReviewActivitiesImpl(OperationsLedger ledger, String owner) {
+  public ReviewActivitiesImpl(OperationsLedger ledger, String owner, ActivityStats stats) {
     this.ledger = ledger;
     this.owner = owner;
+    this.stats = stats;
   }
 
   @Override
@@ -78,11 +81,11 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
     };
   }
 
-  /** {@code reconciler} for a review that settled itself, else {@code operator}. */
-  static String resolvedBy(ReviewResolution resolution) {
+  /** The reconciler for a review that settled itself, else an operator. */
+  private static Resolver resolvedBy(ReviewResolution resolution) {
     return GenerationWorkflowImpl.RECONCILER.equals(resolution.resolvedBy())
-        ? GenerationWorkflowImpl.RECONCILER
-        : "operator";
+        ? Resolver.RECONCILER
+        : Resolver.OPERATOR;
   }
 
   @Override
@@ -115,7 +118,7 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
             "could not record the resolution of " + operationId + "; retrying",
             "ResolutionNotRecorded");
       }
-      Metrics.counter("genace_review_resolutions", "by", resolvedBy(resolution)).increment();
+      stats.reviewResolved(resolvedBy(resolution));
       return;
     }
     OperationRow row = ((ClaimResult.NotAcquired) claim).current();

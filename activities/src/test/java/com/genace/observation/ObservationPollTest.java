@@ -23,6 +23,7 @@ import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
 import com.genace.model.ReviewReason;
+import com.genace.stats.ActivityStats;
 import com.genace.testing.DatabaseExtension;
 import io.temporal.failure.ApplicationFailure;
 import java.io.InputStream;
@@ -85,7 +86,8 @@ class ObservationPollTest {
   }
 
   private ObservationActivitiesImpl poller(OperationsLedger ledger, GenaceClient genace) {
-    return new ObservationActivitiesImpl(ledger, genace, "worker-a", POLICY, Clock.systemUTC());
+    return new ObservationActivitiesImpl(
+        ledger, genace, "worker-a", POLICY, Clock.systemUTC(), ActivityStats.NONE);
   }
 
   private ObservationActivitiesImpl answering(RemoteStatus status) {

@@ -17,6 +17,7 @@ import com.genace.observation.PollingPolicy;
 import com.genace.review.ReviewSettings;
 import com.genace.simulator.Faults;
 import com.genace.simulator.GenaceSimulator;
+import com.genace.stats.ActivityStats;
 import com.genace.testing.TestDatabase;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;
@@ -179,7 +180,8 @@ final class GenerationHarness implements AutoCloseable {
         DispatchListener.NONE,
         new SwitchableAllowance(),
         new DispatchCircuit(new WorkerControls(TestDatabase.dataSource()), workerId),
-        review);
+        review,
+        ActivityStats.NONE);
   }
 
   private Optional<String> closedReason() {
