@@ -11,6 +11,7 @@ import com.genace.client.GenaceRateLimitedException;
 import com.genace.client.JobOutput;
 import com.genace.client.JobSnapshot;
 import com.genace.client.MalformedResponseException;
+import com.genace.client.RemoteJob;
 import com.genace.client.RemoteJobNotFoundException;
 import com.genace.ledger.ClaimResult;
 import com.genace.ledger.Lease;
@@ -33,6 +34,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
@@ -71,6 +73,16 @@ class ObservationPollTest {
     @Override
     public InputStream openOutput(JobOutput output) {
       throw new UnsupportedOperationException("a poll never downloads");
+    }
+
+    @Override
+    public Optional<RemoteJob> lookUp(String remoteJobId) {
+      throw new UnsupportedOperationException("a poll reads no job metadata");
+    }
+
+    @Override
+    public Optional<List<RemoteJob>> search(String operationId) {
+      throw new UnsupportedOperationException("a poll never searches");
     }
   }
 
