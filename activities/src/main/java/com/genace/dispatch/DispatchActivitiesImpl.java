@@ -19,6 +19,7 @@ import com.genace.model.NextAction;
 import com.genace.model.ReviewReason;
 import com.genace.stats.ActivityStats;
 import io.temporal.failure.ApplicationFailure;
+import java.util.Locale;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -134,7 +135,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
       }
       Optional<String> closed = gate.closedReason();
       if (closed.isPresent()) {
-        ledger.recordNotSent(lease, "paused", closed.get());
+        ledger.recordNotSent(lease, stored(DispatchOutcome.PAUSED), closed.get());
         allowance.settle(operationId, false);
         return DispatchResult.of(DispatchOutcome.PAUSED, closed.get());
       }
@@ -179,7 +180,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     }
     if (outcome instanceof CreateOutcome.AccountRefused refused) {
       openCircuit(lease, refused);
-      ledger.recordNotSent(lease, "account_refused", refused.describe());
+      ledger.recordNotSent(lease, stored(DispatchOutcome.ACCOUNT_REFUSED), refused.describe());
       return DispatchResult.of(DispatchOutcome.ACCOUNT_REFUSED, refused.describe());
     }
     if (outcome instanceof CreateOutcome.Refused refused) {
@@ -187,12 +188,12 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
       return DispatchResult.of(DispatchOutcome.REFUSED, refused.describe());
     }
     if (outcome instanceof CreateOutcome.RateLimited limited) {
-      ledger.recordNotSent(lease, "rate_limited", limited.describe());
+      ledger.recordNotSent(lease, stored(DispatchOutcome.RATE_LIMITED), limited.describe());
       return new DispatchResult(
           DispatchOutcome.RATE_LIMITED, null, limited.describe(), limited.retryAfter().toMillis());
     }
     if (outcome instanceof CreateOutcome.NotSent notSent) {
-      ledger.recordNotSent(lease, "not_sent", notSent.describe());
+      ledger.recordNotSent(lease, stored(DispatchOutcome.NOT_SENT), notSent.describe());
       return DispatchResult.of(DispatchOutcome.NOT_SENT, notSent.describe());
     }
     ledger.openReview(lease, ReviewReason.POST_OUTCOME_UNKNOWN.wire(), outcome.describe());
@@ -219,6 +220,11 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
           lease.operationId(),
           e.getMessage());
     }
+  }
+
+  /** The ledger's {@code dispatch_outcome}: the outcome's name in lower case. */
+  private static String stored(DispatchOutcome outcome) {
+    return outcome.name().toLowerCase(Locale.ROOT);
   }
 
   /** Whether the render may be charged: the job was accepted, or the outcome is unknown. */
