@@ -2,6 +2,7 @@ package com.genace.client;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.OptionalInt;
 
 /**
  * How a {@code POST} that asks Genace to create a paid render ended. The cases differ in the one
@@ -87,8 +88,20 @@ public sealed interface CreateOutcome {
    * The request may have reached Genace and created a paid job (5xx, an unexpected status, a
    * timeout or a dropped connection after sending, a malformed success body). Never resend
    * automatically: this needs reconciliation.
+   *
+   * @param httpStatus the status Genace answered with (5xx, unexpected, or 2xx without a job id);
+   *     empty when no response came back (timed out, connection dropped after sending)
    */
-  record Unknown(String reason) implements CreateOutcome {
+  record Unknown(String reason, OptionalInt httpStatus) implements CreateOutcome {
+    public Unknown {
+      Objects.requireNonNull(httpStatus, "httpStatus");
+    }
+
+    /** No response came back. */
+    public Unknown(String reason) {
+      this(reason, OptionalInt.empty());
+    }
+
     @Override
     public String describe() {
       return "outcome unknown: " + reason;

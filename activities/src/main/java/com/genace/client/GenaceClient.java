@@ -34,9 +34,7 @@ public interface GenaceClient {
    * @return empty when Genace answers 404
    * @throws GenaceException as for {@link #get(String)}, 404 aside
    */
-  default Optional<RemoteJob> lookUp(String remoteJobId) {
-    throw new UnsupportedOperationException("this client reads no job metadata");
-  }
+  Optional<RemoteJob> lookUp(String remoteJobId);
 
   /**
    * Genace's optional search: the jobs whose metadata carries {@code operationId}, newest first. It
@@ -45,9 +43,7 @@ public interface GenaceClient {
    * @return empty when this Genace does not offer the search (the route answers 404, 405 or 501)
    * @throws GenaceException as for {@link #get(String)}
    */
-  default Optional<List<RemoteJob>> search(String operationId) {
-    return Optional.empty();
-  }
+  Optional<List<RemoteJob>> search(String operationId);
 
   /**
    * Lists model ids. Free of charge: useful to check connectivity and the API key.

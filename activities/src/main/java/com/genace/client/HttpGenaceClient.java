@@ -23,6 +23,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLHandshakeException;
@@ -277,7 +278,8 @@ public final class HttpGenaceClient implements GenaceClient {
           .orElseGet(
               () ->
                   new CreateOutcome.Unknown(
-                      "HTTP " + status + " without a job id in the body; a job may exist"));
+                      "HTTP " + status + " without a job id in the body; a job may exist",
+                      OptionalInt.of(status)));
     }
     if (Refusals.STATUSES.contains(status)) {
       return Refusals.classify(status, body, reason(status, body));
@@ -285,7 +287,7 @@ public final class HttpGenaceClient implements GenaceClient {
     if (status == 429) {
       return new CreateOutcome.RateLimited(retryAfter(response));
     }
-    return new CreateOutcome.Unknown(reason(status, body));
+    return new CreateOutcome.Unknown(reason(status, body), OptionalInt.of(status));
   }
 
   private <T> T read(String path, Function<byte[], T> parser) {

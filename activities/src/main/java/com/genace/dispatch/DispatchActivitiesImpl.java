@@ -18,8 +18,9 @@ import com.genace.ledger.WriteResult;
 import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.ReviewReason;
-import io.micrometer.core.instrument.Metrics;
+import com.genace.stats.ActivityStats;
 import io.temporal.failure.ApplicationFailure;
+import java.util.Locale;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +55,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
   private final DispatchListener listener;
   private final SpendingAllowance allowance;
   private final DispatchCircuit circuit;
+  private final ActivityStats stats;
 
   public DispatchActivitiesImpl(
       OperationsLedger ledger, GenaceClient genace, String owner, DispatchGate gate) {
@@ -64,7 +66,8 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
         gate,
         DispatchListener.NONE,
         SpendingAllowance.UNLIMITED,
-        DispatchCircuit.NONE);
+        DispatchCircuit.NONE,
+        ActivityStats.NONE);
   }
 
   /**
@@ -78,7 +81,8 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
       DispatchGate gate,
       DispatchListener listener,
       SpendingAllowance allowance,
-      DispatchCircuit circuit) {
+      DispatchCircuit circuit,
+      ActivityStats stats) {
     this.ledger = ledger;
     this.genace = genace;
     this.owner = owner;
@@ -87,6 +91,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     this.listener = listener;
     this.allowance = allowance;
     this.circuit = circuit;
+    this.stats = stats;
   }
 
   @Override
@@ -138,7 +143,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
       // or two since the last read.
       Optional<String> closed = submitAtOnce ? localGate.closedReason() : gate.closedReason();
       if (closed.isPresent()) {
-        ledger.recordNotSent(lease, "paused", closed.get());
+        ledger.recordNotSent(lease, stored(DispatchOutcome.PAUSED), closed.get());
         allowance.settle(operationId, false);
         return DispatchResult.of(DispatchOutcome.PAUSED, closed.get());
       }
@@ -152,7 +157,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     log.info("POST for operation {} (revision {})", operationId, lease.revision());
     listener.sending(lease);
     CreateOutcome outcome = genace.create(request);
-    Metrics.counter("genace_post_outcomes", "outcome", outcomeName(outcome)).increment();
+    stats.posted(outcome);
     try {
       allowance.settle(operationId, mayHaveCreatedJob(outcome));
       return record(lease, outcome);
@@ -183,7 +188,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     }
     if (outcome instanceof CreateOutcome.AccountRefused refused) {
       openCircuit(lease, refused);
-      ledger.recordNotSent(lease, "account_refused", refused.describe());
+      ledger.recordNotSent(lease, stored(DispatchOutcome.ACCOUNT_REFUSED), refused.describe());
       return DispatchResult.of(DispatchOutcome.ACCOUNT_REFUSED, refused.describe());
     }
     if (outcome instanceof CreateOutcome.Refused refused) {
@@ -191,12 +196,12 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
       return DispatchResult.of(DispatchOutcome.REFUSED, refused.describe());
     }
     if (outcome instanceof CreateOutcome.RateLimited limited) {
-      ledger.recordNotSent(lease, "rate_limited", limited.describe());
+      ledger.recordNotSent(lease, stored(DispatchOutcome.RATE_LIMITED), limited.describe());
       return new DispatchResult(
           DispatchOutcome.RATE_LIMITED, null, limited.describe(), limited.retryAfter().toMillis());
     }
     if (outcome instanceof CreateOutcome.NotSent notSent) {
-      ledger.recordNotSent(lease, "not_sent", notSent.describe());
+      ledger.recordNotSent(lease, stored(DispatchOutcome.NOT_SENT), notSent.describe());
       return DispatchResult.of(DispatchOutcome.NOT_SENT, notSent.describe());
     }
     ledger.openReview(lease, ReviewReason.POST_OUTCOME_UNKNOWN.wire(), outcome.describe());
@@ -225,19 +230,9 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     }
   }
 
-  private static String outcomeName(CreateOutcome outcome) {
-    if (outcome instanceof CreateOutcome.Accepted) {
-      return "accepted";
-    } else if (outcome instanceof CreateOutcome.Refused) {
-      return "refused";
-    } else if (outcome instanceof CreateOutcome.RateLimited) {
-      return "rate_limited";
-    } else if (outcome instanceof CreateOutcome.AccountRefused) {
-      return "account_refused";
-    } else if (outcome instanceof CreateOutcome.NotSent) {
-      return "not_sent";
-    }
-    return "unknown";
+  /** The ledger's {@code dispatch_outcome}: the outcome's name in lower case. */
+  private static String stored(DispatchOutcome outcome) {
+    return outcome.name().toLowerCase(Locale.ROOT);
   }
 
   /** Whether the render may be charged: the job was accepted, or the outcome is unknown. */

@@ -2,6 +2,7 @@ package com.genace.lifecycle;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.genace.ledger.OperationsLedger;
+import com.genace.model.ReviewReason;
 import com.genace.workflows.GenerationRequest;
 import com.genace.workflows.GenerationWorkflow;
 import com.genace.workflows.TaskQueues;
@@ -60,7 +61,7 @@ public final class SweepActivitiesImpl implements SweepActivities {
       }
       String evidence =
           JSON.createObjectNode()
-              .put("reason", "workflow_closed")
+              .put("reason", ReviewReason.WORKFLOW_CLOSED.wire())
               .put("close_status", closed.get())
               .put("workflow_id", GenerationWorkflow.workflowId(operation.operationId()))
               .put("phase_before", operation.phase().wire())

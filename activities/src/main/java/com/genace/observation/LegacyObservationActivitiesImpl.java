@@ -16,7 +16,8 @@ import com.genace.ledger.WriteResult;
 import com.genace.model.FailureTypes;
 import com.genace.model.NextAction;
 import com.genace.model.ReviewReason;
-import io.micrometer.core.instrument.Metrics;
+import com.genace.stats.ActivityStats;
+import com.genace.stats.ActivityStats.PollFailure;
 import io.temporal.activity.Activity;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
@@ -50,6 +51,7 @@ public final class LegacyObservationActivitiesImpl implements LegacyObservationA
   private final String owner;
   private final PollingPolicy policy;
   private final Clock clock;
+  private final ActivityStats stats;
   private final RandomGenerator random = new SplittableRandom();
 
   public LegacyObservationActivitiesImpl(
@@ -57,12 +59,14 @@ public final class LegacyObservationActivitiesImpl implements LegacyObservationA
       GenaceClient genace,
       String owner,
       PollingPolicy policy,
-      Clock clock) {
+      Clock clock,
+      ActivityStats stats) {
     this.ledger = ledger;
     this.genace = genace;
     this.owner = owner;
     this.policy = policy;
     this.clock = clock;
+    this.stats = stats;
   }
 
   @Override
@@ -101,19 +105,19 @@ public final class LegacyObservationActivitiesImpl implements LegacyObservationA
         snapshot = genace.get(remoteJobId);
         failures = 0;
       } catch (RemoteJobNotFoundException e) {
-        countPoll("not_found");
+        stats.pollFailed(PollFailure.NOT_FOUND);
         ledger.openReview(lease, ReviewReason.REMOTE_JOB_NOT_FOUND.wire(), e.getMessage());
         return ObservationResult.inReview(
             ReviewReason.REMOTE_JOB_NOT_FOUND, remoteJobId, e.getMessage());
       } catch (GenaceRateLimitedException e) {
-        countPoll("rate_limited");
+        stats.pollFailed(PollFailure.RATE_LIMITED);
         lease = pause(lease, longer(e.retryAfter(), delay));
         continue;
       } catch (GenaceAuthenticationException e) {
-        countPoll("unauthorized");
+        stats.pollFailed(PollFailure.UNAUTHORIZED);
         throw e; // a configuration problem: Temporal keeps retrying with backoff
       } catch (GenaceException e) {
-        countPoll("error");
+        stats.pollFailed(PollFailure.ERROR);
         failures++;
         if (failures >= policy.maxFailures()) {
           throw e;
@@ -123,8 +127,8 @@ public final class LegacyObservationActivitiesImpl implements LegacyObservationA
         delay = policy.next(delay);
         continue;
       }
+      stats.polled(snapshot.status());
       lastStatus = snapshot.status().wire();
-      countPoll(lastStatus);
       WriteResult written =
           ledger.recordSnapshot(
               lease,
@@ -165,11 +169,6 @@ public final class LegacyObservationActivitiesImpl implements LegacyObservationA
     throw ApplicationFailure.newFailure(
         "observe lease of " + lease.operationId() + " could not be renewed (" + renewed + ")",
         FailureTypes.LEASE_LOST);
-  }
-
-  /** Status polls by result, in Micrometer's global registry (the worker exports it). */
-  private static void countPoll(String result) {
-    Metrics.counter("genace_polls", "result", result).increment();
   }
 
   private static Duration longer(Duration a, Duration b) {

@@ -17,7 +17,8 @@ import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
 import com.genace.model.ReviewReason;
-import io.micrometer.core.instrument.Metrics;
+import com.genace.stats.ActivityStats;
+import com.genace.stats.ActivityStats.PollFailure;
 import io.temporal.activity.Activity;
 import io.temporal.failure.ApplicationErrorCategory;
 import io.temporal.failure.ApplicationFailure;
@@ -72,6 +73,7 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
   private final String owner;
   private final PollingPolicy policy;
   private final Clock clock;
+  private final ActivityStats stats;
   private final RandomGenerator random = new SplittableRandom();
 
   public ObservationActivitiesImpl(
@@ -79,12 +81,14 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
       GenaceClient genace,
       String owner,
       PollingPolicy policy,
-      Clock clock) {
+      Clock clock,
+      ActivityStats stats) {
     this.ledger = ledger;
     this.genace = genace;
     this.owner = owner;
     this.policy = policy;
     this.clock = clock;
+    this.stats = stats;
   }
 
   @Override
@@ -126,22 +130,22 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
     try {
       snapshot = genace.get(jobId);
     } catch (RemoteJobNotFoundException e) {
-      countPoll("not_found");
+      stats.pollFailed(PollFailure.NOT_FOUND);
       return underLease(operationId, attempt, jobId, held -> notFound(held, jobId, e, attempt));
     } catch (GenaceRateLimitedException e) {
-      countPoll("rate_limited");
+      stats.pollFailed(PollFailure.RATE_LIMITED);
       throw pollAgain(POLL_FAILED, attempt, e.retryAfter(), "rate limited polling " + jobId);
     } catch (GenaceAuthenticationException e) {
-      countPoll("unauthorized");
+      stats.pollFailed(PollFailure.UNAUTHORIZED);
       log.warn("poll of {} refused the credentials: check GENACE_API_KEY", jobId);
       throw pollAgain(POLL_FAILED, attempt, Duration.ZERO, e.getMessage());
     } catch (GenaceException e) {
-      countPoll("error");
+      stats.pollFailed(PollFailure.ERROR);
       log.warn("poll of {} failed (attempt {}): {}", jobId, attempt, e.getMessage());
       throw pollAgain(POLL_FAILED, attempt, Duration.ZERO, e.getMessage());
     }
     RemoteStatus status = snapshot.status();
-    countPoll(status.wire());
+    stats.polled(status);
     int storedRank = row.remoteStatus().map(RemoteStatus::rank).orElse(-1);
     if (status.rank() > storedRank) {
       Optional<ObservationResult> recorded =
@@ -272,10 +276,5 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
   private Duration until(Instant instant) {
     Duration left = Duration.between(clock.instant(), instant);
     return left.isNegative() ? Duration.ZERO : left;
-  }
-
-  /** Status polls by result, in Micrometer's global registry (the worker exports it). */
-  private static void countPoll(String result) {
-    Metrics.counter("genace_polls", "result", result).increment();
   }
 }

@@ -7,7 +7,7 @@ import com.genace.client.GenaceException;
 import com.genace.client.RemoteJob;
 import com.genace.ledger.OperationsLedger;
 import com.genace.model.IdentifierRule;
-import io.micrometer.core.instrument.Metrics;
+import com.genace.stats.ActivityStats;
 import io.temporal.activity.Activity;
 import io.temporal.failure.ApplicationFailure;
 import java.util.ArrayList;
@@ -38,12 +38,14 @@ public final class EvidenceActivitiesImpl implements EvidenceActivities {
   private final OperationsLedger ledger;
   private final GenaceClient genace;
   private final ReviewSettings settings;
+  private final ActivityStats stats;
 
   public EvidenceActivitiesImpl(
-      OperationsLedger ledger, GenaceClient genace, ReviewSettings settings) {
+      OperationsLedger ledger, GenaceClient genace, ReviewSettings settings, ActivityStats stats) {
     this.ledger = ledger;
     this.genace = genace;
     this.settings = settings;
+    this.stats = stats;
   }
 
   @Override
@@ -66,9 +68,9 @@ public final class EvidenceActivitiesImpl implements EvidenceActivities {
     ReviewEvidence evidence =
         new ReviewEvidence(operationId, jobs, search, searchedSeconds, notes, settleWith);
     ledger.recordReviewEvidence(operationId, json(evidence), evidence.summary());
-    Metrics.counter("genace_reviews_opened").increment();
+    stats.reviewOpened();
     if (evidence.duplicates()) {
-      Metrics.counter("genace_review_duplicates").increment();
+      stats.duplicateJobsFound();
       log.error("operation {} in review: {}", operationId, evidence.summary());
     } else {
       log.info("operation {} in review: {}", operationId, evidence.summary());

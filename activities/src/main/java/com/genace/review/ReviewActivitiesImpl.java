@@ -6,25 +6,38 @@ import com.genace.ledger.NewOperation;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.WriteResult;
+import com.genace.model.FailureTypes;
 import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.ReviewDecision;
 import com.genace.model.ReviewReason;
+import com.genace.stats.ActivityStats;
+import com.genace.stats.ActivityStats.Resolver;
 import com.genace.workflows.GenerationRequest;
 import com.genace.workflows.GenerationWorkflowImpl;
-import io.micrometer.core.instrument.Metrics;
 import io.temporal.failure.ApplicationFailure;
 import java.util.Optional;
 
 /** Ledger steps around dispatch and review; each one idempotent. */
 public final class ReviewActivitiesImpl implements ReviewActivities {
 
+  /** The operation ended (failed, abandoned, delivered) before this step: not retryable. */
+  private static final String OPERATION_ENDED = "OperationEnded";
+
+  /** The resolution breaks the rules of a decision; the ledger would refuse it on every attempt. */
+  private static final String INVALID_RESOLUTION = "InvalidResolution";
+
+  /** The resolution could not be recorded now (lease held, phase moving): retried. */
+  private static final String RESOLUTION_NOT_RECORDED = "ResolutionNotRecorded";
+
   private final OperationsLedger ledger;
   private final String owner;
+  private final ActivityStats stats;
 
-  public ReviewActivitiesImpl(OperationsLedger ledger, String owner) {
+  public ReviewActivitiesImpl(OperationsLedger ledger, String owner, ActivityStats stats) {
     this.ledger = ledger;
     this.owner = owner;
+    this.stats = stats;
   }
 
   @Override
@@ -37,7 +50,7 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
               request.inputJson(),
               request.accountOrDefault()));
     } catch (IllegalArgumentException e) {
-      throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), "InvalidRequest");
+      throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), FailureTypes.INVALID_REQUEST);
     }
   }
 
@@ -73,16 +86,15 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
               "DispatchLeaseHeld");
       case FAILED, ABANDONED ->
           throw ApplicationFailure.newNonRetryableFailure(
-              "operation " + operationId + " already ended " + row.phase().wire(),
-              "OperationEnded");
+              "operation " + operationId + " already ended " + row.phase().wire(), OPERATION_ENDED);
     };
   }
 
-  /** {@code reconciler} for a review that settled itself, else {@code operator}. */
-  static String resolvedBy(ReviewResolution resolution) {
+  /** The reconciler for a review that settled itself, else an operator. */
+  private static Resolver resolvedBy(ReviewResolution resolution) {
     return GenerationWorkflowImpl.RECONCILER.equals(resolution.resolvedBy())
-        ? GenerationWorkflowImpl.RECONCILER
-        : "operator";
+        ? Resolver.RECONCILER
+        : Resolver.OPERATOR;
   }
 
   @Override
@@ -93,7 +105,7 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
             .orElseThrow(
                 () ->
                     ApplicationFailure.newNonRetryableFailure(
-                        resolution.problem().orElse("invalid resolution"), "InvalidResolution"));
+                        resolution.problem().orElse("invalid resolution"), INVALID_RESOLUTION));
     ClaimResult claim = ledger.claim(operationId, owner, NextAction.RECONCILE);
     if (claim instanceof ClaimResult.Acquired acquired) {
       WriteResult written;
@@ -108,14 +120,14 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
       } catch (IllegalArgumentException refused) {
         // The ledger will refuse it on every attempt: the review stays open for another one.
         ledger.release(acquired.lease());
-        throw ApplicationFailure.newNonRetryableFailure(refused.getMessage(), "InvalidResolution");
+        throw ApplicationFailure.newNonRetryableFailure(refused.getMessage(), INVALID_RESOLUTION);
       }
       if (written != WriteResult.APPLIED) {
         throw ApplicationFailure.newFailure(
             "could not record the resolution of " + operationId + "; retrying",
-            "ResolutionNotRecorded");
+            RESOLUTION_NOT_RECORDED);
       }
-      Metrics.counter("genace_review_resolutions", "by", resolvedBy(resolution)).increment();
+      stats.reviewResolved(resolvedBy(resolution));
       return;
     }
     OperationRow row = ((ClaimResult.NotAcquired) claim).current();
@@ -124,7 +136,7 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
             && row.phase() != Phase.IN_REVIEW;
     if (!alreadyRecorded && row.phase().isTerminal()) {
       throw ApplicationFailure.newNonRetryableFailure(
-          "operation " + operationId + " already ended " + row.phase().wire(), "OperationEnded");
+          "operation " + operationId + " already ended " + row.phase().wire(), OPERATION_ENDED);
     }
     if (!alreadyRecorded) {
       throw ApplicationFailure.newFailure(
@@ -133,7 +145,7 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
               + " cannot take the resolution now (phase "
               + row.phase().wire()
               + ")",
-          "ResolutionNotRecorded");
+          RESOLUTION_NOT_RECORDED);
     }
   }
 }

@@ -12,6 +12,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -96,7 +97,8 @@ class CreateOutcomeTest {
 
     CreateOutcome outcome = client.create(request("op-503"));
 
-    assertThat(outcome).isEqualTo(new CreateOutcome.Unknown("HTTP 503: simulated outage"));
+    assertThat(outcome)
+        .isEqualTo(new CreateOutcome.Unknown("HTTP 503: simulated outage", OptionalInt.of(503)));
   }
 
   @Test
@@ -107,6 +109,7 @@ class CreateOutcomeTest {
 
     assertThat(outcome).isInstanceOf(CreateOutcome.Unknown.class);
     assertThat(((CreateOutcome.Unknown) outcome).reason()).startsWith("connection failed after");
+    assertThat(((CreateOutcome.Unknown) outcome).httpStatus()).as("no answer").isEmpty();
     assertThat(simulator.jobsForOperation("op-lost")).hasSize(1);
     assertThat(simulator.stats().postsFor("op-lost")).isEqualTo(1);
     assertThat(simulator.stats().postsTotal()).isEqualTo(1);
@@ -180,6 +183,7 @@ class CreateOutcomeTest {
 
       assertThat(outcome).isInstanceOf(CreateOutcome.Unknown.class);
       assertThat(((CreateOutcome.Unknown) outcome).reason()).contains("a job may exist");
+      assertThat(((CreateOutcome.Unknown) outcome).httpStatus()).hasValue(201);
     }
   }
 
@@ -198,7 +202,7 @@ class CreateOutcomeTest {
     try (CannedServer server = CannedServer.answering(409, "")) {
       CreateOutcome outcome = clientFor(server.baseUrl()).create(request("op-409"));
 
-      assertThat(outcome).isEqualTo(new CreateOutcome.Unknown("HTTP 409"));
+      assertThat(outcome).isEqualTo(new CreateOutcome.Unknown("HTTP 409", OptionalInt.of(409)));
     }
   }
 

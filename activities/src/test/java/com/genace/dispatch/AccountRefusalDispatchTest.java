@@ -13,6 +13,7 @@ import com.genace.ledger.OperationsLedger;
 import com.genace.model.Phase;
 import com.genace.simulator.Faults;
 import com.genace.simulator.GenaceSimulator;
+import com.genace.stats.ActivityStats;
 import com.genace.testing.DatabaseExtension;
 import java.time.Duration;
 import javax.sql.DataSource;
@@ -104,6 +105,7 @@ class AccountRefusalDispatchTest {
         DispatchGate.OPEN,
         DispatchListener.NONE,
         SpendingAllowance.UNLIMITED,
-        new DispatchCircuit(new WorkerControls(db), id));
+        new DispatchCircuit(new WorkerControls(db), id),
+        ActivityStats.NONE);
   }
 }

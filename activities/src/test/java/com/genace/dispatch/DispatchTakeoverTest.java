@@ -10,6 +10,7 @@ import com.genace.client.GenaceClientConfig;
 import com.genace.client.HttpGenaceClient;
 import com.genace.client.JobOutput;
 import com.genace.client.JobSnapshot;
+import com.genace.client.RemoteJob;
 import com.genace.ledger.NewOperation;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.TransitionRow;
@@ -19,6 +20,7 @@ import com.genace.testing.DatabaseExtension;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -64,6 +66,16 @@ class DispatchTakeoverTest {
 
     @Override
     public InputStream openOutput(JobOutput output) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Optional<RemoteJob> lookUp(String remoteJobId) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Optional<List<RemoteJob>> search(String operationId) {
       throw new UnsupportedOperationException();
     }
   }

@@ -11,6 +11,7 @@ import com.genace.client.GenaceRateLimitedException;
 import com.genace.client.JobOutput;
 import com.genace.client.JobSnapshot;
 import com.genace.client.MalformedResponseException;
+import com.genace.client.RemoteJob;
 import com.genace.client.RemoteJobNotFoundException;
 import com.genace.ledger.ClaimResult;
 import com.genace.ledger.Lease;
@@ -23,6 +24,7 @@ import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
 import com.genace.model.ReviewReason;
+import com.genace.stats.ActivityStats;
 import com.genace.testing.DatabaseExtension;
 import io.temporal.failure.ApplicationFailure;
 import java.io.InputStream;
@@ -32,6 +34,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
@@ -71,6 +74,16 @@ class ObservationPollTest {
     public InputStream openOutput(JobOutput output) {
       throw new UnsupportedOperationException("a poll never downloads");
     }
+
+    @Override
+    public Optional<RemoteJob> lookUp(String remoteJobId) {
+      throw new UnsupportedOperationException("a poll reads no job metadata");
+    }
+
+    @Override
+    public Optional<List<RemoteJob>> search(String operationId) {
+      throw new UnsupportedOperationException("a poll never searches");
+    }
   }
 
   @BeforeEach
@@ -85,7 +98,8 @@ class ObservationPollTest {
   }
 
   private ObservationActivitiesImpl poller(OperationsLedger ledger, GenaceClient genace) {
-    return new ObservationActivitiesImpl(ledger, genace, "worker-a", POLICY, Clock.systemUTC());
+    return new ObservationActivitiesImpl(
+        ledger, genace, "worker-a", POLICY, Clock.systemUTC(), ActivityStats.NONE);
   }
 
   private ObservationActivitiesImpl answering(RemoteStatus status) {

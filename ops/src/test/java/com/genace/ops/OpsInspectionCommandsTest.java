@@ -187,6 +187,16 @@ class OpsInspectionCommandsTest {
   }
 
   @Test
+  void list_against_a_missing_database_does_not_say_to_migrate() {
+    String url = TestStack.databaseUrl().replaceFirst("/postgres(\\?|$)", "/ops_nowhere$1");
+
+    CliRunner.Result result = CliRunner.run(Map.of("DATABASE_URL", url), "ops", "list");
+
+    assertThat(result.exitCode()).isEqualTo(1);
+    assertThat(result.err()).contains("ops_nowhere").doesNotContain("db migrate");
+  }
+
+  @Test
   void show_prints_the_operation_and_its_history_with_denied_writes_marked() {
     Lease stale = deniedWrite("op-show");
 

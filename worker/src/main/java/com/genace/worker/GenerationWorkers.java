@@ -19,6 +19,7 @@ import com.genace.observation.PollingPolicy;
 import com.genace.review.EvidenceActivitiesImpl;
 import com.genace.review.ReviewActivitiesImpl;
 import com.genace.review.ReviewSettings;
+import com.genace.stats.ActivityStats;
 import com.genace.workflows.GenerationWorkflowImpl;
 import com.genace.workflows.TaskQueues;
 import io.temporal.worker.Worker;
@@ -29,7 +30,11 @@ import java.time.Clock;
 /** The one place that says which implementation runs on which task queue. */
 public final class GenerationWorkers {
 
-  /** What the activities need, shared by both queues' workers. */
+  /**
+   * What the activities need, shared by both queues' workers.
+   *
+   * @param stats where the activities count what they did (the worker's metrics registry)
+   */
   public record Dependencies(
       OperationsLedger ledger,
       GenaceClient genace,
@@ -41,37 +46,13 @@ public final class GenerationWorkers {
       DispatchListener listener,
       SpendingAllowance allowance,
       DispatchCircuit circuit,
-      ReviewSettings review) {
-
-    /** With the default review settings (self-settling on). */
-    public Dependencies(
-        OperationsLedger ledger,
-        GenaceClient genace,
-        ArtifactStore store,
-        String workerId,
-        DispatchGate gate,
-        PollingPolicy polling,
-        Clock clock,
-        DispatchListener listener,
-        SpendingAllowance allowance,
-        DispatchCircuit circuit) {
-      this(
-          ledger,
-          genace,
-          store,
-          workerId,
-          gate,
-          polling,
-          clock,
-          listener,
-          allowance,
-          circuit,
-          ReviewSettings.DEFAULT);
-    }
+      ReviewSettings review,
+      ActivityStats stats) {
 
     /**
-     * Without a dispatch listener, allowance or circuit: for tools and tests that do not need them
-     * (a refusal of the account then leaves the operation pending without pausing anything).
+     * Without a dispatch listener, allowance, circuit or counts: for tools and tests that do not
+     * need them (a refusal of the account then leaves the operation pending without pausing
+     * anything).
      */
     public Dependencies(
         OperationsLedger ledger,
@@ -91,7 +72,9 @@ public final class GenerationWorkers {
           clock,
           DispatchListener.NONE,
           SpendingAllowance.UNLIMITED,
-          DispatchCircuit.NONE);
+          DispatchCircuit.NONE,
+          ReviewSettings.DEFAULT,
+          ActivityStats.NONE);
     }
 
     /** The same dependencies with this fleet-wide dispatch circuit. */
@@ -107,7 +90,8 @@ public final class GenerationWorkers {
           listener,
           allowance,
           replacement,
-          review);
+          review,
+          stats);
     }
 
     /** The same dependencies with these review settings. */
@@ -123,7 +107,8 @@ public final class GenerationWorkers {
           listener,
           allowance,
           circuit,
-          replacement);
+          replacement,
+          stats);
     }
   }
 
@@ -165,11 +150,16 @@ public final class GenerationWorkers {
    */
   public static void registerOperationsActivities(Worker worker, Dependencies deps) {
     worker.registerActivitiesImplementations(
-        new ReviewActivitiesImpl(deps.ledger(), deps.workerId()),
+        new ReviewActivitiesImpl(deps.ledger(), deps.workerId(), deps.stats()),
         new CancelActivitiesImpl(deps.ledger(), deps.workerId()),
-        new EvidenceActivitiesImpl(deps.ledger(), deps.genace(), deps.review()),
+        new EvidenceActivitiesImpl(deps.ledger(), deps.genace(), deps.review(), deps.stats()),
         new LegacyObservationActivitiesImpl(
-            deps.ledger(), deps.genace(), deps.workerId(), deps.polling(), deps.clock()),
+            deps.ledger(),
+            deps.genace(),
+            deps.workerId(),
+            deps.polling(),
+            deps.clock(),
+            deps.stats()),
         new DeliveryActivitiesImpl(
             deps.ledger(), deps.genace(), deps.store(), deps.workerId(), deps.clock()));
   }
@@ -192,7 +182,12 @@ public final class GenerationWorkers {
     Worker worker = factory.newWorker(TaskQueues.OBSERVATION, options);
     worker.registerActivitiesImplementations(
         new ObservationActivitiesImpl(
-            deps.ledger(), deps.genace(), deps.workerId(), deps.polling(), deps.clock()));
+            deps.ledger(),
+            deps.genace(),
+            deps.workerId(),
+            deps.polling(),
+            deps.clock(),
+            deps.stats()));
     return worker;
   }
 
@@ -208,7 +203,8 @@ public final class GenerationWorkers {
             deps.gate(),
             deps.listener(),
             deps.allowance(),
-            deps.circuit()));
+            deps.circuit(),
+            deps.stats()));
     return worker;
   }
 }

@@ -142,7 +142,8 @@ final class WorkerStack implements AutoCloseable {
             state,
             allowance,
             new DispatchCircuit(controls, config.workerId()),
-            config.review());
+            config.review(),
+            metrics.activityStats());
     this.circuitProbe = new CircuitProbe(deps.circuit(), genace);
     GenerationWorkers.operationsWorker(
         factory,

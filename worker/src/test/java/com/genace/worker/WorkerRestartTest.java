@@ -8,6 +8,7 @@ import com.genace.client.CreateRequest;
 import com.genace.client.GenaceClient;
 import com.genace.client.JobOutput;
 import com.genace.client.JobSnapshot;
+import com.genace.client.RemoteJob;
 import com.genace.delivery.ArtifactContent;
 import com.genace.delivery.ArtifactStore;
 import com.genace.delivery.LocalDirectoryArtifactStore;
@@ -25,6 +26,7 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -75,6 +77,16 @@ class WorkerRestartTest {
 
     @Override
     public InputStream openOutput(JobOutput output) {
+      throw new UnsupportedOperationException("this worker only observes");
+    }
+
+    @Override
+    public Optional<RemoteJob> lookUp(String remoteJobId) {
+      throw new UnsupportedOperationException("this worker only observes");
+    }
+
+    @Override
+    public Optional<List<RemoteJob>> search(String operationId) {
       throw new UnsupportedOperationException("this worker only observes");
     }
   }

@@ -16,5 +16,12 @@ public final class FailureTypes {
    */
   public static final String INVALID_REQUEST = "InvalidRequest";
 
+  /**
+   * The workflow refused a review resolution (the operation is not in review, or the decision is
+   * incomplete or contradicted by Genace): nothing changed. Not retryable: the update is refused
+   * with its reason, which {@code describe} lists.
+   */
+  public static final String RESOLUTION_REFUSED = "ResolutionRefused";
+
   private FailureTypes() {}
 }

@@ -1,6 +1,7 @@
 package com.genace.workflows;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.genace.model.FailureTypes;
 import com.genace.model.Phase;
 import com.genace.review.ResolutionPayload;
 import com.genace.review.ReviewResolution;
@@ -58,7 +59,8 @@ final class ResolutionInbox {
     pending = new Submission(resolution, String.valueOf(resolution), false, verdict);
     Workflow.await(verdict::decided);
     if (verdict.refusal() != null) {
-      throw ApplicationFailure.newNonRetryableFailure(verdict.refusal(), "ResolutionRefused");
+      throw ApplicationFailure.newNonRetryableFailure(
+          verdict.refusal(), FailureTypes.RESOLUTION_REFUSED);
     }
     return accepted;
   }

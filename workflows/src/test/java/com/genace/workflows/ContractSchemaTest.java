@@ -383,7 +383,7 @@ class ContractSchemaTest {
     assertThat(names(workflow.get("queries"))).isEqualTo(declared(QueryMethod.class));
     assertThat(validated()).isEqualTo(names(workflow.get("updates")));
     assertThat(names(workflow.get("failureTypes")))
-        .containsExactly(FailureTypes.INVALID_REQUEST, "ResolutionRefused");
+        .containsExactly(FailureTypes.INVALID_REQUEST, FailureTypes.RESOLUTION_REFUSED);
     assertThat(names(workflow.get("otherWorkflowTypes")))
         .containsExactly(SweepWorkflow.class.getSimpleName());
     List<String> schemas = new ArrayList<>();

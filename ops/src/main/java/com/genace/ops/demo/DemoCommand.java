@@ -111,7 +111,7 @@ public final class DemoCommand implements Callable<Integer> {
               + (ids.size() > 1 ? " .. " + ids.get(ids.size() - 1) : "")
               + "). An operator watches for reviews.");
       DemoOperator operator =
-          new DemoOperator(stack.ledger, stack.simulator, stack.client, screen::event);
+          new DemoOperator(stack.ledger, stack.simulator, stack.client, stack.posts, screen::event);
       ScheduledExecutorService operatorThread =
           Executors.newSingleThreadScheduledExecutor(
               runnable -> new Thread(runnable, "demo-operator"));

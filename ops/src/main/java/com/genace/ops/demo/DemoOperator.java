@@ -1,9 +1,11 @@
 package com.genace.ops.demo;
 
+import com.genace.client.CreateOutcome;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.model.Phase;
 import com.genace.model.ReviewDecision;
+import com.genace.model.ReviewReason;
 import com.genace.review.EvidenceJob;
 import com.genace.review.ReviewEvidence;
 import com.genace.review.ReviewResolution;
@@ -15,6 +17,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
@@ -32,6 +35,7 @@ final class DemoOperator {
   private final OperationsLedger ledger;
   private final GenaceSimulator genace;
   private final GenerationClient client;
+  private final PostOutcomes posts;
   private final Consumer<String> story;
 
   /** Reviews already resolved, by operation and opening time: a later review is a new one. */
@@ -41,10 +45,12 @@ final class DemoOperator {
       OperationsLedger ledger,
       GenaceSimulator genace,
       GenerationClient client,
+      PostOutcomes posts,
       Consumer<String> story) {
     this.ledger = ledger;
     this.genace = genace;
     this.client = client;
+    this.posts = posts;
     this.story = story;
   }
 
@@ -85,13 +91,15 @@ final class DemoOperator {
       return;
     }
     handled.put(id, opened);
-    String why = row.reviewReason().orElse("review");
-    String detail = row.dispatchDetail().orElse("");
+    ReviewReason why =
+        view.review() != null
+            ? view.review().reason()
+            : row.reviewReason().map(ReviewReason::parse).orElse(ReviewReason.POST_OUTCOME_UNKNOWN);
     story.accept(
         "review: "
             + id
             + ": "
-            + explain(why, detail)
+            + explain(why, posts.last(id))
             + " ("
             + evidenceSaid
             + "); operator "
@@ -100,21 +108,20 @@ final class DemoOperator {
                 : "found " + job + " on Genace -> resolved found_remote_job"));
   }
 
-  /** A review's cause in an operator's words. */
-  static String explain(String reason, String detail) {
-    String lower = detail.toLowerCase(java.util.Locale.ROOT);
-    if (reason.equals("post_outcome_unknown")) {
-      if (lower.contains("503") || lower.contains("unavailable")) {
-        return "POST answered 503, outcome unknown";
-      }
-      if (lower.contains("reset")
-          || lower.contains("closed")
-          || lower.contains("eof")
-          || lower.contains("after sending")) {
-        return "POST response lost";
-      }
-      return "POST outcome unknown";
+  /**
+   * A review's cause in an operator's words: for an unknown POST outcome, whether Genace answered
+   * (with which status) or no response came back, as the last POST's outcome says.
+   */
+  static String explain(ReviewReason reason, Optional<CreateOutcome> lastPost) {
+    if (reason != ReviewReason.POST_OUTCOME_UNKNOWN) {
+      return reason.wire().replace('_', ' ');
     }
-    return reason.replace('_', ' ');
+    if (lastPost.orElse(null) instanceof CreateOutcome.Unknown unknown) {
+      OptionalInt status = unknown.httpStatus();
+      return status.isPresent()
+          ? "POST answered " + status.getAsInt() + ", outcome unknown"
+          : "POST response lost";
+    }
+    return "POST outcome unknown";
   }
 }

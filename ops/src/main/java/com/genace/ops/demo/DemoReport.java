@@ -3,9 +3,11 @@ package com.genace.ops.demo;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.genace.dispatch.DispatchOutcome;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.TransitionRow;
+import com.genace.model.ReviewDecision;
 import com.genace.simulator.GenaceSimulator;
 import com.genace.simulator.SimulatorStats;
 import com.genace.workflows.GenerationWorkflowImpl;
@@ -91,12 +93,14 @@ record DemoReport(
               selfSettled++;
             }
             reviews.add(settledItself ? decision + " (settled itself)" : decision);
-            if (decision.equals("not_submitted")) {
+            if (decision.equals(ReviewDecision.NOT_SUBMITTED.wire())) {
               notSubmittedHere++;
             }
           }
           case "not_sent" -> {
-            if (details.path("outcome").asText().equals("rate_limited")) {
+            if (DispatchOutcome.RATE_LIMITED
+                .name()
+                .equalsIgnoreCase(details.path("outcome").asText())) {
               limitedHere++;
             }
           }

@@ -62,6 +62,9 @@ final class DemoStack implements AutoCloseable {
   final GenaceSimulator simulator;
   final GenerationClient client;
 
+  /** The worker's Genace client, remembering each operation's last POST outcome. */
+  final PostOutcomes posts;
+
   DemoStack(Consumer<String> progress) {
     try {
       directory = Files.createTempDirectory("genace-demo-");
@@ -80,6 +83,11 @@ final class DemoStack implements AutoCloseable {
       LocalTemporalServer temporal = push(LocalTemporalServer.start(0));
       TemporalConnection connection = push(temporal.connect());
       client = connection.generationClient();
+      posts =
+          new PostOutcomes(
+              new HttpGenaceClient(
+                  GenaceClientConfig.of(simulator.baseUrl(), API_KEY)
+                      .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(10))));
       progress.accept("workers");
       WorkerFactory factory = WorkerFactory.newInstance(connection.workflowClient());
       push(
@@ -90,9 +98,7 @@ final class DemoStack implements AutoCloseable {
       GenerationWorkers.Dependencies deps =
           new GenerationWorkers.Dependencies(
               ledger,
-              new HttpGenaceClient(
-                  GenaceClientConfig.of(simulator.baseUrl(), API_KEY)
-                      .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(10))),
+              posts,
               new LocalDirectoryArtifactStore(directory.resolve("artifacts")),
               WORKER_ID,
               DispatchGate.OPEN,

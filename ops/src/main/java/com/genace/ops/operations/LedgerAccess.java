@@ -9,10 +9,14 @@ import com.genace.ledger.OperationsLedger;
 import com.genace.ops.Environment;
 import com.genace.ops.db.DbCommand;
 import com.genace.worker.fleet.FleetConfiguration;
+import java.sql.SQLException;
 import java.util.function.Function;
 
 /** A small pool on {@code DATABASE_URL}, for the commands that read or switch the ledger. */
 final class LedgerAccess implements AutoCloseable {
+
+  /** PostgreSQL's {@code undefined_table}: the ledger's schema has not been applied. */
+  static final String UNDEFINED_TABLE = "42P01";
 
   private final DatabaseUrl url;
   private final Database database;
@@ -58,12 +62,19 @@ final class LedgerAccess implements AutoCloseable {
       if (root != e && root.getMessage() != null && !message.contains(root.getMessage())) {
         message = message + " (" + root.getMessage() + ")";
       }
-      String hint =
-          message != null && message.contains("does not exist")
-              ? " (run ./genace db migrate first)"
-              : "";
+      String hint = schemaMissing(e) ? " (run ./genace db migrate first)" : "";
       throw new DatabaseException("database " + url + ": " + message + hint, e);
     }
+  }
+
+  /** Whether {@code e} or a cause is PostgreSQL saying that a table is missing. */
+  static boolean schemaMissing(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof SQLException sql && UNDEFINED_TABLE.equals(sql.getSQLState())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override

@@ -6,9 +6,9 @@ import io.micrometer.core.instrument.config.MeterFilter;
 import java.util.Map;
 
 /**
- * The {@code # HELP} text of every {@code genace_*} metric, in one place: meters registered deep
- * inside the activities (or by the workflow through Temporal's metrics scope) carry no description
- * of their own, so the registry fills it in from here.
+ * The {@code # HELP} text of every {@code genace_*} metric, in one place: meters registered without
+ * a description ({@link ActivityMeters}, {@link ActivityCounting}, the workflow's through
+ * Temporal's metrics scope) get theirs from here.
  */
 final class MetricHelp implements MeterFilter {
 

@@ -5,11 +5,11 @@ import com.genace.db.StatementStats;
 import com.genace.ledger.LedgerStatistics;
 import com.genace.ledger.LedgerStats;
 import com.genace.model.Phase;
+import com.genace.stats.ActivityStats;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.temporal.Saturation;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
@@ -18,9 +18,10 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The metrics served on {@code /metrics}: this worker's readiness and activity counts, what its
- * ledger statements and writes did (injected into the ledger as {@link #statementStats} and {@link
- * #ledgerStats}), and the fleet's figures read from the ledger (operations per unfinished phase,
- * open reviews and the oldest one's age). The Temporal SDK's own metrics share the registry.
+ * activities, ledger statements and writes did (injected into them as {@link #activityStats},
+ * {@link #statementStats} and {@link #ledgerStats}), and the fleet's figures read from the ledger
+ * (operations per unfinished phase, open reviews and the oldest one's age). The Temporal SDK's own
+ * metrics share the registry.
  */
 public final class WorkerMetrics {
 
@@ -37,8 +38,6 @@ public final class WorkerMetrics {
         .config()
         .meterFilter(new MetricHelp())
         .meterFilter(new SdkHistograms(config.metricBuckets()));
-    // The activities count POST outcomes and polls in the global registry.
-    Metrics.addRegistry(registry);
     Gauge.builder("genace_accepting_dispatch", () -> state.readiness().acceptingDispatch() ? 1 : 0)
         .register(registry);
     Gauge.builder(
@@ -81,6 +80,11 @@ public final class WorkerMetrics {
         .tag("fingerprint", config.fleetFingerprint())
         .description("this worker's configuration version and fleet settings fingerprint")
         .register(registry);
+  }
+
+  /** Counts what this worker's activities did: POST outcomes, polls, reviews. */
+  public ActivityStats activityStats() {
+    return new ActivityMeters(registry);
   }
 
   /** Counts this worker's ledger statements by name and outcome, with their durations. */
@@ -196,9 +200,7 @@ public final class WorkerMetrics {
     return registry.scrape();
   }
 
-  /** Detaches this registry from the global one. */
   public void close() {
-    Metrics.removeRegistry(registry);
     registry.close();
   }
 }

@@ -3,6 +3,7 @@ package com.genace.worker.health;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.genace.delivery.ArtifactStoreException;
+import com.genace.model.FailureTypes;
 import io.temporal.failure.ApplicationFailure;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
@@ -27,7 +28,9 @@ class ActivityCountingTest {
 
   @Test
   void an_application_failure_without_a_cause_is_named_by_its_type() {
-    assertThat(ActivityCounting.rootCause(ApplicationFailure.newFailure("lost", "LeaseLost")))
-        .isEqualTo("LeaseLost");
+    assertThat(
+            ActivityCounting.rootCause(
+                ApplicationFailure.newFailure("lost", FailureTypes.LEASE_LOST)))
+        .isEqualTo(FailureTypes.LEASE_LOST);
   }
 }

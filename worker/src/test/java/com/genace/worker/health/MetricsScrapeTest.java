@@ -3,11 +3,13 @@ package com.genace.worker.health;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.genace.client.CreateOutcome;
+import com.genace.model.RemoteStatus;
+import com.genace.stats.ActivityStats;
 import com.genace.worker.config.WorkerConfig;
 import com.uber.m3.tally.RootScopeBuilder;
 import com.uber.m3.tally.Scope;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Metrics;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 import io.temporal.common.reporter.MicrometerClientStatsReporter;
@@ -102,10 +104,16 @@ class MetricsScrapeTest {
   @Test
   void every_genace_metric_has_help_text() throws Exception {
     metrics = new WorkerMetrics(new WorkerState(Clock.systemUTC(), 1), config(Map.of()));
-    // Meters the activities register in the global registry, and the workflow's through the SDK.
-    Metrics.counter("genace_post_outcomes", "outcome", "accepted").increment();
-    Metrics.counter("genace_polls", "result", "running").increment();
-    Metrics.counter("genace_activity_exceptions", "activity", "Deliver", "exception", "X")
+    // Meters registered without a description: the activities', and the workflow's through the SDK.
+    ActivityStats activities = metrics.activityStats();
+    activities.posted(new CreateOutcome.Accepted("job-1", "queued"));
+    activities.polled(RemoteStatus.RUNNING);
+    activities.reviewOpened();
+    activities.duplicateJobsFound();
+    activities.reviewResolved(ActivityStats.Resolver.OPERATOR);
+    metrics
+        .registry()
+        .counter("genace_activity_exceptions", "activity", "Deliver", "exception", "X")
         .increment();
     metrics.ledgerStats().transition("created");
     metrics.ledgerStats().denied("renew");
@@ -127,6 +135,9 @@ class MetricsScrapeTest {
         .containsKeys(
             "genace_post_outcomes_total",
             "genace_polls_total",
+            "genace_reviews_opened_total",
+            "genace_review_duplicates_total",
+            "genace_review_resolutions_total",
             "genace_activity_exceptions_total",
             "genace_ledger_transitions_total",
             "genace_lease_denials_total",

@@ -11,6 +11,7 @@ import com.genace.dispatch.DispatchListener;
 import com.genace.ledger.OperationsLedger;
 import com.genace.observation.PollingPolicy;
 import com.genace.review.ReviewSettings;
+import com.genace.stats.ActivityStats;
 import com.genace.worker.GenerationWorkers;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerOptions;
@@ -39,6 +40,7 @@ public final class TestWorkers {
   public static final ReviewSettings OPERATOR_REVIEWS =
       new ReviewSettings(false, Duration.ofSeconds(1), Duration.ofMillis(100));
 
+  private ActivityStats stats = ActivityStats.NONE;
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
   private final OperationsLedger ledger;
@@ -113,8 +115,14 @@ public final class TestWorkers {
   /** The dependencies the activities get: the one place the tests build them. */
   public GenerationWorkers.Dependencies dependencies() {
     return new GenerationWorkers.Dependencies(
-        ledger, genace, store, workerId, gate, polling, clock, listener, allowance, circuit,
-        review);
+        ledger, genace, store, workerId, gate, polling, clock, listener, allowance, circuit, review,
+        stats);
+  }
+
+  /** Where the activities count what they do (nothing, unless a test reads the counts). */
+  public TestWorkers stats(ActivityStats stats) {
+    this.stats = stats;
+    return this;
   }
 
   /**

@@ -1,0 +1,52 @@
+package com.genace.stats;
+
+import com.genace.client.CreateOutcome;
+import com.genace.model.RemoteStatus;
+
+/**
+ * Where the activities report what they did, injected by whoever runs them (the worker counts it in
+ * its metrics registry; tools and tests pass {@link #NONE}) rather than bumped in a global
+ * registry.
+ */
+public interface ActivityStats {
+
+  ActivityStats NONE = new ActivityStats() {};
+
+  /** Why a status read gave no status. */
+  enum PollFailure {
+    /** Genace answered 404 for the remote job id. */
+    NOT_FOUND,
+    RATE_LIMITED,
+    /** Genace refused the credentials (401, 403). */
+    UNAUTHORIZED,
+    /** 5xx, timeout, I/O error or a malformed answer. */
+    ERROR
+  }
+
+  /** Who recorded a review's resolution. */
+  enum Resolver {
+    /** The review settled itself from its evidence. */
+    RECONCILER,
+    OPERATOR
+  }
+
+  /** A POST was sent and ended so. */
+  default void posted(CreateOutcome outcome) {}
+
+  /** A status read answered {@code status}. */
+  default void polled(RemoteStatus status) {}
+
+  /** A status read failed. */
+  default void pollFailed(PollFailure failure) {}
+
+  /** A review's evidence was gathered (once per review opened). */
+  default void reviewOpened() {}
+
+  /**
+   * A review's evidence shows several Genace jobs for one operation: it was paid more than once.
+   */
+  default void duplicateJobsFound() {}
+
+  /** A review's resolution was recorded. */
+  default void reviewResolved(Resolver by) {}
+}

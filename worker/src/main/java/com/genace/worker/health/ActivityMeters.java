@@ -1,0 +1,72 @@
+package com.genace.worker.health;
+
+import com.genace.client.CreateOutcome;
+import com.genace.model.RemoteStatus;
+import com.genace.stats.ActivityStats;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Locale;
+
+/**
+ * The activities' meters: POST outcomes, status reads, reviews opened and resolved, counted in the
+ * registry that {@code /metrics} serves. Their {@code # HELP} text comes from {@link MetricHelp}.
+ */
+final class ActivityMeters implements ActivityStats {
+
+  private final MeterRegistry registry;
+
+  ActivityMeters(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  @Override
+  public void posted(CreateOutcome outcome) {
+    registry.counter("genace_post_outcomes", "outcome", outcomeName(outcome)).increment();
+  }
+
+  @Override
+  public void polled(RemoteStatus status) {
+    countPoll(status.wire());
+  }
+
+  @Override
+  public void pollFailed(PollFailure failure) {
+    countPoll(failure.name().toLowerCase(Locale.ROOT));
+  }
+
+  @Override
+  public void reviewOpened() {
+    registry.counter("genace_reviews_opened").increment();
+  }
+
+  @Override
+  public void duplicateJobsFound() {
+    registry.counter("genace_review_duplicates").increment();
+  }
+
+  @Override
+  public void reviewResolved(Resolver by) {
+    registry
+        .counter("genace_review_resolutions", "by", by.name().toLowerCase(Locale.ROOT))
+        .increment();
+  }
+
+  private void countPoll(String result) {
+    registry.counter("genace_polls", "result", result).increment();
+  }
+
+  /** The {@code outcome} tag: {@code accepted}, {@code refused}, ..., {@code unknown}. */
+  private static String outcomeName(CreateOutcome outcome) {
+    if (outcome instanceof CreateOutcome.Accepted) {
+      return "accepted";
+    } else if (outcome instanceof CreateOutcome.Refused) {
+      return "refused";
+    } else if (outcome instanceof CreateOutcome.RateLimited) {
+      return "rate_limited";
+    } else if (outcome instanceof CreateOutcome.AccountRefused) {
+      return "account_refused";
+    } else if (outcome instanceof CreateOutcome.NotSent) {
+      return "not_sent";
+    }
+    return "unknown";
+  }
+}
