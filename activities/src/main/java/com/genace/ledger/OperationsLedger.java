@@ -345,27 +345,22 @@ public final class OperationsLedger {
    */
   public WriteResult recordSnapshot(
       Lease lease, RemoteStatus status, String snapshotJson, String failureReason) {
-    return snapshot(lease, status, snapshotJson, failureReason, false);
-  }
-
-  /**
-   * Observation: {@link #recordSnapshot} and the end of the observe lease in the same statement, as
-   * one poll ends (claim, one GET, this). Returns {@code APPLIED} when the snapshot was newer and
-   * recorded, {@code UNCHANGED} when it was not (the lease is released all the same), {@code
-   * DENIED} when the lease was no longer ours (nothing changed).
-   */
-  public WriteResult recordSnapshotAndRelease(
-      Lease lease, RemoteStatus status, String snapshotJson, String failureReason) {
-    return snapshot(lease, status, snapshotJson, failureReason, true);
+    requireAction(lease, NextAction.OBSERVE);
+    String snapshot = requireJsonObject(snapshotJson);
+    String details = details().put("status", status.wire()).toString();
+    return finish(
+        "snapshot",
+        lease,
+        remoteJob.recordSnapshot(lease, details, status, snapshot, failureReason));
   }
 
   /**
    * Observation: records a snapshot of {@code remoteJobId} that is newer than the stored one, in
-   * one statement that takes the place of an observe {@link #claim}, {@link
-   * #recordSnapshotAndRelease} and its release. It applies only while the operation is observing
-   * that job and no other owner holds a live lease, under a new revision, and leaves the lease
-   * free. A refusal says why and carries the row; it leaves no history row, except for a snapshot
-   * older than the stored one ({@code not_permitted}, as the fenced write keeps).
+   * one statement that takes the place of an observe {@link #claim}, {@link #recordSnapshot} and a
+   * release. It applies only while the operation is observing that job and no other owner holds a
+   * live lease, under a new revision, and leaves the lease free. A refusal says why and carries the
+   * row; it leaves no history row, except for a snapshot older than the stored one ({@code
+   * not_permitted}, as the fenced write keeps).
    *
    * @throws UnknownOperationException if there is no such operation
    */
@@ -389,21 +384,6 @@ public final class OperationsLedger {
       stats.transition("snapshot");
     }
     return outcome;
-  }
-
-  private WriteResult snapshot(
-      Lease lease,
-      RemoteStatus status,
-      String snapshotJson,
-      String failureReason,
-      boolean release) {
-    requireAction(lease, NextAction.OBSERVE);
-    String snapshot = requireJsonObject(snapshotJson);
-    String details = details().put("status", status.wire()).toString();
-    return finish(
-        "snapshot",
-        lease,
-        remoteJob.recordSnapshot(lease, details, status, snapshot, failureReason, release));
   }
 
   /** Delivery: every artifact is in the store; the operation ends {@code delivered}. */

@@ -166,9 +166,7 @@ class ObservedSnapshotTest {
         .isEqualTo(new ObservedSnapshot.Recorded(stale.revision() + 1));
 
     OperationRow recorded = ledger.get(OP);
-    assertThat(
-            ledger.recordSnapshotAndRelease(
-                stale, RemoteStatus.SUCCEEDED, "{\"s\":\"late\"}", null))
+    assertThat(ledger.recordSnapshot(stale, RemoteStatus.SUCCEEDED, "{\"s\":\"late\"}", null))
         .isEqualTo(WriteResult.DENIED);
     assertThat(ledger.get(OP)).isEqualTo(recorded);
   }
@@ -283,7 +281,7 @@ class ObservedSnapshotTest {
     }
     return new ClaimAndWrite(
         acquired.lease(),
-        ledger.recordSnapshotAndRelease(acquired.lease(), RemoteStatus.RUNNING, "{}", null));
+        ledger.recordSnapshot(acquired.lease(), RemoteStatus.RUNNING, "{}", null));
   }
 
   private static <T> Callable<T> awaiting(CountDownLatch go, Callable<T> work) {

@@ -268,7 +268,7 @@ class ObservationPollTest {
 
     assertThat(recorded.remoteStatus()).contains(RemoteStatus.RUNNING);
     assertThat(recorded.revision()).isGreaterThan(stale.revision());
-    assertThat(ledger.recordSnapshotAndRelease(stale, RemoteStatus.FAILED, "{}", "late"))
+    assertThat(ledger.recordSnapshot(stale, RemoteStatus.FAILED, "{}", "late"))
         .isEqualTo(WriteResult.DENIED);
     assertThat(ledger.get(OP)).isEqualTo(recorded);
     assertThat(history())
