@@ -49,6 +49,7 @@ public final class OperationsLedger {
   private final LeaseWrites leases;
   private final DispatchWrites dispatch;
   private final RemoteJobWrites remoteJob;
+  private final ObservationWrites observation;
   private final ReviewWrites reviews;
   private final LifecycleWrites lifecycle;
   private final ReviewEvidenceRecords evidence;
@@ -73,6 +74,7 @@ public final class OperationsLedger {
     this.leases = new LeaseWrites(ledgerSql);
     this.dispatch = new DispatchWrites(ledgerSql);
     this.remoteJob = new RemoteJobWrites(ledgerSql);
+    this.observation = new ObservationWrites(ledgerSql);
     this.reviews = new ReviewWrites(ledgerSql);
     this.lifecycle = new LifecycleWrites(ledgerSql);
     this.evidence = new ReviewEvidenceRecords(ledgerSql);
@@ -345,33 +347,45 @@ public final class OperationsLedger {
    */
   public WriteResult recordSnapshot(
       Lease lease, RemoteStatus status, String snapshotJson, String failureReason) {
-    return snapshot(lease, status, snapshotJson, failureReason, false);
-  }
-
-  /**
-   * Observation: {@link #recordSnapshot} and the end of the observe lease in the same statement, as
-   * one poll ends (claim, one GET, this). Returns {@code APPLIED} when the snapshot was newer and
-   * recorded, {@code UNCHANGED} when it was not (the lease is released all the same), {@code
-   * DENIED} when the lease was no longer ours (nothing changed).
-   */
-  public WriteResult recordSnapshotAndRelease(
-      Lease lease, RemoteStatus status, String snapshotJson, String failureReason) {
-    return snapshot(lease, status, snapshotJson, failureReason, true);
-  }
-
-  private WriteResult snapshot(
-      Lease lease,
-      RemoteStatus status,
-      String snapshotJson,
-      String failureReason,
-      boolean release) {
     requireAction(lease, NextAction.OBSERVE);
     String snapshot = requireJsonObject(snapshotJson);
     String details = details().put("status", status.wire()).toString();
     return finish(
         "snapshot",
         lease,
-        remoteJob.recordSnapshot(lease, details, status, snapshot, failureReason, release));
+        remoteJob.recordSnapshot(lease, details, status, snapshot, failureReason));
+  }
+
+  /**
+   * Observation: records a snapshot of {@code remoteJobId} that is newer than the stored one, in
+   * one statement that takes the place of an observe {@link #claim}, {@link #recordSnapshot} and a
+   * release. It applies only while the operation is observing that job and no other owner holds a
+   * live lease, under a new revision, and leaves the lease free. A refusal says why and carries the
+   * row; it leaves no history row, except for a snapshot older than the stored one ({@code
+   * not_permitted}, as the fenced write keeps).
+   *
+   * @throws UnknownOperationException if there is no such operation
+   */
+  public ObservedSnapshot recordObservedSnapshot(
+      String operationId,
+      String owner,
+      String remoteJobId,
+      RemoteStatus status,
+      String snapshotJson,
+      String failureReason) {
+    Identifiers.requireOperationId(operationId);
+    Identifiers.requireOwner(owner);
+    Identifiers.requireRemoteJobId(remoteJobId);
+    String snapshot = requireJsonObject(snapshotJson);
+    String details = details().put("status", status.wire()).toString();
+    ObservedSnapshot outcome =
+        observation
+            .record(operationId, owner, remoteJobId, details, status, snapshot, failureReason)
+            .orElseThrow(() -> new UnknownOperationException(operationId));
+    if (outcome instanceof ObservedSnapshot.Recorded) {
+      stats.transition("snapshot");
+    }
+    return outcome;
   }
 
   /** Delivery: every artifact is in the store; the operation ends {@code delivered}. */

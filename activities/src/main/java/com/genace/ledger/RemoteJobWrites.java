@@ -19,8 +19,8 @@ final class RemoteJobWrites {
    * Mirrors a remote snapshot under an observe lease. A snapshot replaces the stored one only when
    * it ranks higher (queued 0 &lt; running 1 &lt; terminal 2), so a late queued or running snapshot
    * never replaces a terminal one. A terminal snapshot moves the operation on (succeeded →
-   * delivering; failed or canceled → failed) and ends the lease; with {@code release} the lease
-   * ends in the same statement whatever the snapshot was, which is how one observation poll ends.
+   * delivering; failed or canceled → failed) and ends the lease. (A poll records its snapshot
+   * without a lease: {@link ObservationWrites#RECORD_OBSERVED_SNAPSHOT}.)
    *
    * <p>History: a newer snapshot is a transition; the same status again is a quiet no-op; an older
    * or conflicting one leaves a {@code not_permitted} diagnostic row.
@@ -32,7 +32,7 @@ final class RemoteJobWrites {
           WITH args AS (
             SELECT ?::text AS operation_id, ?::text AS owner, ?::bigint AS revision,
                    ?::jsonb AS details, ?::text AS status, ?::smallint AS status_rank,
-                   ?::jsonb AS snapshot, ?::text AS failure, ?::boolean AS release
+                   ?::jsonb AS snapshot, ?::text AS failure
           ),
           cur AS (
             SELECT o.phase, o.remote_status,
@@ -44,44 +44,26 @@ final class RemoteJobWrites {
           ),
           upd AS (
             UPDATE app_generation_operations o
-            SET remote_status = CASE WHEN o.phase = 'observing'
-                                       AND coalesce(o.remote_status_rank, -1) < a.status_rank
-                                     THEN a.status ELSE o.remote_status END,
-                remote_status_rank = CASE WHEN o.phase = 'observing'
-                                            AND coalesce(o.remote_status_rank, -1) < a.status_rank
-                                          THEN a.status_rank ELSE o.remote_status_rank END,
-                remote_snapshot = CASE WHEN o.phase = 'observing'
-                                         AND coalesce(o.remote_status_rank, -1) < a.status_rank
-                                       THEN a.snapshot ELSE o.remote_snapshot END,
-                remote_observed_at = CASE WHEN o.phase = 'observing'
-                                            AND coalesce(o.remote_status_rank, -1) < a.status_rank
-                                          THEN clock_timestamp() ELSE o.remote_observed_at END,
-                phase = CASE WHEN o.phase <> 'observing'
-                               OR coalesce(o.remote_status_rank, -1) >= a.status_rank THEN o.phase
-                             WHEN a.status = 'succeeded' THEN 'delivering'
+            SET remote_status = a.status,
+                remote_status_rank = a.status_rank,
+                remote_snapshot = a.snapshot,
+                remote_observed_at = clock_timestamp(),
+                phase = CASE WHEN a.status = 'succeeded' THEN 'delivering'
                              WHEN a.status IN ('failed', 'canceled') THEN 'failed'
                              ELSE o.phase END,
-                next_action = CASE WHEN o.phase <> 'observing'
-                                     OR coalesce(o.remote_status_rank, -1) >= a.status_rank
-                                   THEN o.next_action
-                                   WHEN a.status = 'succeeded' THEN 'deliver'
+                next_action = CASE WHEN a.status = 'succeeded' THEN 'deliver'
                                    WHEN a.status IN ('failed', 'canceled') THEN 'none'
                                    ELSE o.next_action END,
-                failure_reason = CASE WHEN o.phase = 'observing'
-                                        AND coalesce(o.remote_status_rank, -1) < a.status_rank
-                                        AND a.status IN ('failed', 'canceled')
-                                      THEN a.failure ELSE o.failure_reason END,
-                lease_owner = CASE WHEN a.release OR a.status_rank = 2 THEN NULL
-                                   ELSE o.lease_owner END,
-                lease_until = CASE WHEN a.release OR a.status_rank = 2 THEN NULL
-                                   ELSE o.lease_until END,
+                failure_reason = CASE WHEN a.status IN ('failed', 'canceled') THEN a.failure
+                                      ELSE o.failure_reason END,
+                lease_owner = CASE WHEN a.status_rank = 2 THEN NULL ELSE o.lease_owner END,
+                lease_until = CASE WHEN a.status_rank = 2 THEN NULL ELSE o.lease_until END,
                 updated_at = clock_timestamp()
             FROM args a
             WHERE o.operation_id = a.operation_id
               AND o.lease_owner = a.owner AND o.revision = a.revision
               AND o.next_action = 'observe' AND o.lease_until > clock_timestamp()
-              AND ((o.phase = 'observing' AND coalesce(o.remote_status_rank, -1) < a.status_rank)
-                   OR a.release)
+              AND o.phase = 'observing' AND coalesce(o.remote_status_rank, -1) < a.status_rank
             RETURNING o.phase
           ),
           log AS (
@@ -103,12 +85,7 @@ final class RemoteJobWrites {
           """);
 
   FenceOutcome recordSnapshot(
-      Lease lease,
-      String details,
-      RemoteStatus status,
-      String snapshotJson,
-      String failureReason,
-      boolean release) {
+      Lease lease, String details, RemoteStatus status, String snapshotJson, String failureReason) {
     return sql.queryExactlyOne(
         RECORD_SNAPSHOT,
         p ->
@@ -119,8 +96,7 @@ final class RemoteJobWrites {
                 .text(status.wire()) // remote_status
                 .integer(status.rank()) // remote_status_rank
                 .json(snapshotJson) // remote_snapshot
-                .text(failureReason) // failure_reason (failed, canceled)
-                .bool(release), // lease_owner, lease_until := NULL
+                .text(failureReason), // failure_reason (failed, canceled)
         FenceOutcome::read);
   }
 

@@ -9,6 +9,7 @@ import com.genace.client.JobSnapshot;
 import com.genace.client.RemoteJobNotFoundException;
 import com.genace.leasing.HeldLease;
 import com.genace.ledger.ClaimResult;
+import com.genace.ledger.ObservedSnapshot;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.WriteResult;
@@ -41,10 +42,11 @@ import org.slf4j.LoggerFactory;
  *   <li>reads the operation from the ledger (no write): a phase past observation ends it, and the
  *       durable remote job id is what is polled, so any retry resumes from it after any crash;
  *   <li>GETs the job once, without holding a lease (overlapping reads create nothing);
- *   <li>only if the snapshot is newer than the stored one: claims the observe lease, records the
- *       snapshot through the ledger's permitted transitions, and releases the lease in a {@code
- *       finally}, so a failed attempt never leaves its lease behind; a 404 opens the review under
- *       that lease the same way;
+ *   <li>only if the snapshot is newer than the stored one: records it with {@link
+ *       OperationsLedger#recordObservedSnapshot}, one statement that takes the observe lease's
+ *       place (it applies only while the operation observes that job and no other owner holds a
+ *       live lease, under a new revision, leaving no lease); a 404 opens the review under a claimed
+ *       lease, released in a {@code finally} so a failed attempt never leaves it behind;
  *   <li>returns on a terminal status (or a review); otherwise fails with a retryable {@code
  *       ApplicationFailure} whose next retry delay is the pacing: {@link PollingPolicy} backoff by
  *       attempt number, jitter, and Genace's {@code Retry-After} or a live lease's expiry when
@@ -59,9 +61,10 @@ import org.slf4j.LoggerFactory;
  * attempt's failure is visible in the history, which is all an operator needs ("job running;
  * polling again in 12 s"); each poll is counted in {@code genace_polls_total}.
  *
- * <p>A lease is held only from the claim to the release (a few milliseconds around two statements),
- * so a worker that dies mid-poll almost always leaves none: its attempt is retried on any worker
- * once the start-to-close timeout notices. Unchanged snapshots write nothing at all.
+ * <p>A poll that records a snapshot costs two statements (the read and the write) and holds no
+ * lease; only the rare 404 or missing job id holds one, from its claim to its write. A worker that
+ * dies mid-poll almost always leaves no lease: its attempt is retried on any worker once the
+ * start-to-close timeout notices. Unchanged snapshots write nothing at all.
  */
 public final class ObservationActivitiesImpl implements ObservationActivities {
 
@@ -148,38 +151,45 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
     stats.polled(status);
     int storedRank = row.remoteStatus().map(RemoteStatus::rank).orElse(-1);
     if (status.rank() > storedRank) {
-      Optional<ObservationResult> recorded =
-          Optional.ofNullable(
-              underLease(operationId, attempt, jobId, held -> record(held, snapshot, attempt)));
-      if (recorded.isPresent()) {
-        return recorded.get();
+      ObservedSnapshot written =
+          ledger.recordObservedSnapshot(
+              operationId,
+              owner,
+              jobId,
+              status,
+              JSON.valueToTree(snapshot).toString(),
+              snapshot.errorMessage());
+      if (written instanceof ObservedSnapshot.Refused refused) {
+        return refused(refused, jobId, status, attempt);
       }
-    }
-    if (status.isTerminal()) {
+      if (status.isTerminal()) {
+        return ObservationResult.terminal(status, snapshot.id(), snapshot.errorMessage());
+      }
+    } else if (status.isTerminal()) {
       // Terminal, but recorded by someone else meanwhile: the ledger says what follows.
       return ended(ledger.get(operationId), attempt);
     }
     throw pollAgain(NOT_TERMINAL_YET, attempt, Duration.ZERO, "job " + jobId + " " + status.wire());
   }
 
-  /** Records a newer snapshot; returns the result once terminal, null to poll again. */
-  private ObservationResult record(HeldLease held, JobSnapshot snapshot, int attempt) {
-    // The snapshot and the end of the lease in one statement: a poll is claim, GET, this write.
-    WriteResult written =
-        ledger.recordSnapshotAndRelease(
-            held.lease(),
-            snapshot.status(),
-            JSON.valueToTree(snapshot).toString(),
-            snapshot.errorMessage());
-    held.ended(); // released by the write, or (denied) no longer ours
-    if (written == WriteResult.DENIED) {
-      throw pollAgain(
-          FailureTypes.LEASE_LOST, attempt, Duration.ZERO, "observe lease lost before the write");
-    }
-    if (written == WriteResult.APPLIED && snapshot.status().isTerminal()) {
-      return ObservationResult.terminal(snapshot.status(), snapshot.id(), snapshot.errorMessage());
-    }
-    return null;
+  /** A snapshot write that did not apply: how the operation ended, or when to poll again. */
+  private ObservationResult refused(
+      ObservedSnapshot.Refused refused, String jobId, RemoteStatus status, int attempt) {
+    OperationRow current = refused.current();
+    return switch (refused.reason()) {
+      case MOVED_ON -> ended(current, attempt);
+      case LEASED -> throw leased(current, attempt);
+      case JOB_CHANGED ->
+          throw pollAgain(POLL_FAILED, attempt, Duration.ZERO, "the remote job id changed");
+      case CONTENDED ->
+          throw pollAgain(
+              POLL_FAILED, attempt, Duration.ZERO, "operation changed during the snapshot write");
+      case NOT_NEWER ->
+          // Someone else recorded it meanwhile; only a status short of terminal can be
+          // not newer while the operation still observes (a terminal one moves it on).
+          throw pollAgain(
+              NOT_TERMINAL_YET, attempt, Duration.ZERO, "job " + jobId + " " + status.wire());
+    };
   }
 
   private ObservationResult notFound(
@@ -215,12 +225,7 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
     }
     if (claim instanceof ClaimResult.NotAcquired notAcquired) {
       if (notAcquired.reason() == ClaimResult.Reason.LEASED) {
-        OperationRow row = notAcquired.current();
-        throw pollAgain(
-            POLL_FAILED,
-            attempt,
-            row.leaseUntil().map(this::until).orElse(Duration.ZERO),
-            "observe lease held by " + row.leaseOwner().orElse("another worker"));
+        throw leased(notAcquired.current(), attempt);
       }
       return ended(notAcquired.current(), attempt);
     }
@@ -231,6 +236,15 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
       }
       return work.apply(held);
     }
+  }
+
+  /** Another attempt's live lease: poll again once it has expired, not sooner. */
+  private ApplicationFailure leased(OperationRow row, int attempt) {
+    return pollAgain(
+        POLL_FAILED,
+        attempt,
+        row.leaseUntil().map(this::until).orElse(Duration.ZERO),
+        "observe lease held by " + row.leaseOwner().orElse("another worker"));
   }
 
   /** The operation is past observation (or not observable now): what the ledger shows. */

@@ -137,52 +137,6 @@ class LeaseFencingTest {
   }
 
   @Test
-  void a_snapshot_and_release_records_a_newer_snapshot_and_ends_the_lease_in_one_write() {
-    fixtures.observing("op-1", "gen_1");
-    Lease first = fixtures.claim("op-1", "worker-a", NextAction.OBSERVE);
-
-    assertThat(
-            ledger.recordSnapshotAndRelease(
-                first, RemoteStatus.RUNNING, "{\"s\":\"running\"}", null))
-        .isEqualTo(WriteResult.APPLIED);
-    OperationRow afterFirst = ledger.get("op-1");
-    assertThat(afterFirst.remoteStatus()).contains(RemoteStatus.RUNNING);
-    assertThat(afterFirst.leaseOwner()).isEmpty();
-    assertThat(afterFirst.leaseUntil()).isEmpty();
-    assertThat(ledger.renew(first)).isInstanceOf(RenewResult.Denied.class);
-
-    // The next poll sees the same status: nothing to record, the lease ends all the same.
-    Lease second = fixtures.claim("op-1", "worker-b", NextAction.OBSERVE);
-    assertThat(
-            ledger.recordSnapshotAndRelease(
-                second, RemoteStatus.RUNNING, "{\"s\":\"running\"}", null))
-        .isEqualTo(WriteResult.UNCHANGED);
-    assertThat(ledger.get("op-1").leaseOwner()).isEmpty();
-    // A stale poll under the first lease changes nothing and leaves a diagnostic row.
-    assertThat(
-            ledger.recordSnapshotAndRelease(
-                first, RemoteStatus.SUCCEEDED, "{\"s\":\"succeeded\"}", null))
-        .isEqualTo(WriteResult.DENIED);
-    assertThat(ledger.get("op-1").phase()).isEqualTo(Phase.OBSERVING);
-
-    Lease third = fixtures.claim("op-1", "worker-b", NextAction.OBSERVE);
-    assertThat(
-            ledger.recordSnapshotAndRelease(
-                third, RemoteStatus.SUCCEEDED, "{\"s\":\"succeeded\"}", null))
-        .isEqualTo(WriteResult.APPLIED);
-    OperationRow done = ledger.get("op-1");
-    assertThat(done.phase()).isEqualTo(Phase.DELIVERING);
-    assertThat(done.leaseOwner()).isEmpty();
-    assertThat(ledger.history("op-1"))
-        .filteredOn(t -> t.event().equals("snapshot"))
-        .extracting(TransitionRow::accepted, TransitionRow::toPhase)
-        .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(true, Optional.of("observing")),
-            org.assertj.core.groups.Tuple.tuple(false, Optional.empty()),
-            org.assertj.core.groups.Tuple.tuple(true, Optional.of("delivering")));
-  }
-
-  @Test
   void a_failed_render_ends_the_operation_failed_with_its_reason() {
     fixtures.observing("op-1", "gen_1");
     Lease lease = fixtures.claim("op-1", "worker-a", NextAction.OBSERVE);

@@ -18,9 +18,11 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.Size;
 
 /**
- * Random interleavings of claims, renewals, snapshots, deliveries, releases and clock advances by
- * three workers on one operation. Whatever the order: a write applies only under the current,
- * unexpired, unreleased lease; such a lease is never denied; remote state never moves backwards.
+ * Random interleavings of claims, renewals, snapshots (fenced, and a poll's without a lease),
+ * deliveries, releases and clock advances by three workers on one operation. Whatever the order: a
+ * fenced write applies only under the current, unexpired, unreleased lease, and such a lease is
+ * never denied; a poll's write applies only where no other owner's lease is live; remote state
+ * never moves backwards.
  */
 class LeaseSafetyPropertyTest {
 
@@ -28,7 +30,7 @@ class LeaseSafetyPropertyTest {
     CLAIM,
     RENEW,
     SNAPSHOT,
-    POLL_END,
+    OBSERVED,
     DELIVER,
     RELEASE,
     EXPIRE
@@ -88,13 +90,21 @@ class LeaseSafetyPropertyTest {
             }
           }
         }
-        case POLL_END -> {
-          if (mine != null && mine.action() == NextAction.OBSERVE) {
-            WriteResult result = ledger.recordSnapshotAndRelease(mine, step.status(), "{}", "x");
-            assertThat(result == WriteResult.DENIED).isEqualTo(!valid);
-            if (result != WriteResult.DENIED) {
-              current = null; // the poll's end releases the lease whatever the snapshot was
-            }
+        case OBSERVED -> {
+          // A poll's write without a lease: it may apply only where no other owner's lease is
+          // live, while observing, for a newer status; it frees the lease and fences all others.
+          String owner = "worker-" + step.worker();
+          boolean free = current == null || current.owner().equals(owner);
+          boolean newer =
+              before.phase() == Phase.OBSERVING
+                  && before.nextAction() == NextAction.OBSERVE
+                  && step.status().rank()
+                      > before.remoteStatus().map(RemoteStatus::rank).orElse(-1);
+          ObservedSnapshot result =
+              ledger.recordObservedSnapshot(id, owner, "gen_" + id, step.status(), "{}", "x");
+          assertThat(result instanceof ObservedSnapshot.Recorded).isEqualTo(free && newer);
+          if (result instanceof ObservedSnapshot.Recorded) {
+            current = null;
           }
         }
         case DELIVER -> {

@@ -111,7 +111,20 @@ class ScanFreeStatementsTest {
               s.setInt(6, 1);
               s.setString(7, "{}");
               s.setString(8, null);
-              s.setBoolean(9, true);
+            }));
+    assertNoSeqScanOfBigTables(
+        QueryPlans.explain(
+            db,
+            ObservationWrites.RECORD_OBSERVED_SNAPSHOT.sql(),
+            s -> {
+              s.setString(1, "live-1");
+              s.setString(2, "worker-a");
+              s.setString(3, "gen_1");
+              s.setString(4, "{}");
+              s.setString(5, "running");
+              s.setInt(6, 1);
+              s.setString(7, "{}");
+              s.setString(8, null);
             }));
   }
 

@@ -19,7 +19,7 @@ import com.genace.ledger.NewOperation;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.TransitionRow;
-import com.genace.model.FailureTypes;
+import com.genace.ledger.WriteResult;
 import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
@@ -228,26 +228,73 @@ class ObservationPollTest {
   }
 
   @Test
-  void a_stale_attempt_whose_lease_expired_before_its_write_is_denied_and_writes_nothing() {
-    // Every lease of this ledger has expired by the time anything is written under it.
-    OperationsLedger expiring = new OperationsLedger(db, Duration.ofNanos(1000));
-    ObservationActivitiesImpl stale =
-        poller(expiring, new ScriptedGenace(id -> snapshot(id, RemoteStatus.RUNNING)));
+  void a_newer_snapshot_costs_one_write_under_a_new_revision_and_its_transition_row() {
+    long revision = ledger.get(OP).revision();
+    int rows = history().size();
 
-    ApplicationFailure failure = failureOf(() -> stale.poll(OP, 1));
+    failureOf(() -> answering(RemoteStatus.RUNNING).poll(OP, 1));
 
-    assertThat(failure.getType()).isEqualTo(FailureTypes.LEASE_LOST);
-    assertThat(ledger.get(OP).remoteStatus()).isEmpty();
-    assertThat(history())
-        .filteredOn(t -> !t.accepted())
-        .singleElement()
-        .satisfies(t -> assertThat(t.event()).isEqualTo("snapshot"));
+    OperationRow row = ledger.get(OP);
+    assertThat(row.revision()).isEqualTo(revision + 1);
+    assertThat(row.leaseOwner()).isEmpty();
+    assertThat(history()).hasSize(rows + 1);
+    TransitionRow snapshot = history().get(rows);
+    assertThat(snapshot.event()).isEqualTo("snapshot");
+    assertThat(snapshot.accepted()).isTrue();
+    assertThat(snapshot.revision()).isEqualTo(revision + 1);
+    assertThat(snapshot.owner()).contains("worker-a");
   }
 
   @Test
-  void an_attempt_that_fails_under_its_lease_hands_the_lease_back() {
+  void a_lease_taken_by_another_worker_during_the_get_refuses_the_write_and_leaves_no_row() {
+    int rows = history().size();
+    ObservationActivitiesImpl overtaken =
+        poller(
+            ledger,
+            new ScriptedGenace(
+                id -> {
+                  ledger.claim(OP, "worker-b", NextAction.OBSERVE); // live for 20 s
+                  return snapshot(id, RemoteStatus.SUCCEEDED);
+                }));
+
+    ApplicationFailure failure = failureOf(() -> overtaken.poll(OP, 1));
+
+    assertThat(failure.getType()).isEqualTo(ObservationActivities.POLL_FAILED);
+    assertThat(failure.getNextRetryDelay()).isGreaterThan(Duration.ofSeconds(15));
+    OperationRow row = ledger.get(OP);
+    assertThat(row.phase()).isEqualTo(Phase.OBSERVING);
+    assertThat(row.remoteStatus()).isEmpty();
+    assertThat(row.leaseOwner()).contains("worker-b");
+    assertThat(history()).hasSize(rows);
+  }
+
+  @Test
+  void a_worker_whose_lease_expired_is_denied_after_a_poll_recorded_over_it() {
+    // worker-b's lease expires at once: a poll does not wait for it, and b's late write is fenced.
+    Lease stale =
+        ((ClaimResult.Acquired)
+                new OperationsLedger(db, Duration.ofNanos(1000))
+                    .claim(OP, "worker-b", NextAction.OBSERVE))
+            .lease();
+
+    failureOf(() -> answering(RemoteStatus.RUNNING).poll(OP, 1));
+    OperationRow recorded = ledger.get(OP);
+
+    assertThat(recorded.remoteStatus()).contains(RemoteStatus.RUNNING);
+    assertThat(recorded.revision()).isGreaterThan(stale.revision());
+    assertThat(ledger.recordSnapshot(stale, RemoteStatus.FAILED, "{}", "late"))
+        .isEqualTo(WriteResult.DENIED);
+    assertThat(ledger.get(OP)).isEqualTo(recorded);
+    assertThat(history())
+        .filteredOn(t -> !t.accepted())
+        .singleElement()
+        .satisfies(t -> assertThat(t.revision()).isEqualTo(stale.revision()));
+  }
+
+  @Test
+  void an_attempt_whose_job_id_changed_during_the_get_writes_nothing_and_holds_no_lease() {
     // While the GET is out, the operation's remote job id changes (an operator's resolution):
-    // the attempt claims, finds another job than the one it read, and fails.
+    // the write finds another job than the one the attempt read, and the attempt fails.
     ObservationActivitiesImpl confused =
         poller(
             ledger,
@@ -263,7 +310,7 @@ class ObservationPollTest {
     OperationRow row = ledger.get(OP);
     assertThat(row.leaseOwner()).isEmpty();
     assertThat(row.remoteStatus()).isEmpty();
-    // Claims and releases leave no history row; nothing else was recorded either.
+    // A refused write leaves no history row.
     assertThat(history()).extracting(TransitionRow::event).endsWith("accepted");
     // Its retry, or any other worker, claims at once.
     assertThat(ledger.claim(OP, "worker-b", NextAction.OBSERVE))
