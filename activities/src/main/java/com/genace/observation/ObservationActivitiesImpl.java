@@ -275,16 +275,25 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
       String type, int attempt, Duration atLeast, String why, Throwable cause) {
     Duration backoff = policy.afterPoll(attempt, random);
     Duration delay = atLeast.compareTo(backoff) > 0 ? atLeast : backoff;
-    return ApplicationFailure.newBuilder()
-        .setType(type)
-        .setMessage(why + "; polling again in " + delay.toMillis() + " ms")
-        .setNextRetryDelay(delay)
-        .setCause(cause)
-        .setCategory(
-            NOT_TERMINAL_YET.equals(type)
-                ? ApplicationErrorCategory.BENIGN
-                : ApplicationErrorCategory.UNSPECIFIED)
-        .build();
+    boolean stillRunning = NOT_TERMINAL_YET.equals(type);
+    ApplicationFailure failure =
+        ApplicationFailure.newBuilder()
+            .setType(type)
+            .setMessage(why + "; polling again in " + delay.toMillis() + " ms")
+            .setNextRetryDelay(delay)
+            .setCause(cause)
+            .setCategory(
+                stillRunning
+                    ? ApplicationErrorCategory.BENIGN
+                    : ApplicationErrorCategory.UNSPECIFIED)
+            .build();
+    if (stillRunning) {
+      // The usual answer of every poll, and the place it is raised says nothing: without a stack
+      // trace each attempt's failure is a few hundred bytes instead of several kilobytes, which
+      // the worker serialises and Temporal stores on every poll of every render.
+      failure.setStackTrace(new StackTraceElement[0]);
+    }
+    return failure;
   }
 
   private Duration until(Instant instant) {

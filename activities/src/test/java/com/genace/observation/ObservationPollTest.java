@@ -126,6 +126,7 @@ class ObservationPollTest {
     assertThat(first.getType()).isEqualTo(ObservationActivities.NOT_TERMINAL_YET);
     assertThat(first.isNonRetryable()).isFalse();
     assertThat(first.getCategory()).as("expected, not an error").isEqualTo(BENIGN);
+    assertThat(first.getStackTrace()).as("no stack trace stored on every poll").isEmpty();
     assertThat(first.getNextRetryDelay())
         .isBetween(Duration.ofMillis(800), Duration.ofMillis(1200));
     assertThat(tenth.getNextRetryDelay()).isBetween(Duration.ofSeconds(12), Duration.ofSeconds(18));
