@@ -19,9 +19,11 @@ import com.genace.workflows.OperationResult;
 import io.temporal.client.WorkflowFailedException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
  * reason recorded: never with a POST, never forgetting a render Genace accepted.
  */
 @ExtendWith(DatabaseExtension.class)
+// A cancel update waits for the workflow's answer without a deadline: one the server never answers
+// fails its test instead of stalling the build. In a thread of its own because a blocked long poll
+// need not heed an interrupt; closing the harness afterwards ends it.
+@Timeout(value = 4, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class CancellationTest {
 
   @TempDir Path artifacts;
@@ -168,7 +174,11 @@ class CancellationTest {
   void an_operation_in_review_ends_abandoned_keeping_its_review_case() throws Exception {
     harness.simulator.setFaults(harness.simulator.faults().withLosePostResponseNext(1));
     harness.client.start(request("op-review"));
-    await().until(() -> harness.client.describe("op-review").phase() == Phase.IN_REVIEW);
+    // Cancelled once the review waits for an operator, its evidence gathered. Cancelled while the
+    // evidence activity is running, a completion that lands during the cancelling workflow task
+    // is fine on Temporal's server (it records the cancel of a just-finished activity) but makes
+    // the Java test server refuse the whole task (ACTIVITY_UNKNOWN) and drop the update's answer.
+    await().until(() -> harness.client.describe("op-review").awaitsOperator());
 
     harness.client.cancel("op-review", new CancelRequest("no longer needed", "shop"));
     OperationResult result = awaitResult("op-review");
