@@ -39,8 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The worker process from the outside: its endpoints, pause, database outage, drain, capacity and
- * an upstream timeout (the seed's readiness acceptance tests), on the Temporal test server, a real
- * PostgreSQL and the simulator.
+ * an upstream timeout (the acceptance tests of worker readiness and drain), on the Temporal test
+ * server, a real PostgreSQL and the simulator.
  */
 @ExtendWith(DatabaseExtension.class)
 class WorkerProcessTest {
