@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Drill 5: the links between the workers and Genace, and between the workers and PostgreSQL, cut,
- * half-open and slow in turn (in an order the random seed decides), each while operations are in flight.
+ * half-open and slow in turn (in an order the random seed decides), each while operations are in
+ * flight.
  */
 @Tag("faults")
 class NetworkFaultDrillTest {
