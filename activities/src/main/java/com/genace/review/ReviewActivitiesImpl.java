@@ -58,22 +58,30 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
   public ReviewOpened openReview(String operationId, ReviewReason reason, String detail) {
     ClaimResult claim = ledger.claim(operationId, owner, NextAction.DISPATCH);
     if (claim instanceof ClaimResult.MovedToReview moved) {
-      return new ReviewOpened(true, null, ReviewReason.parse(moved.reviewReason()));
+      return ReviewOpened.opened(ReviewReason.parse(moved.reviewReason()));
     }
     if (claim instanceof ClaimResult.Acquired acquired) {
       Lease lease = acquired.lease();
+      if (reason == ReviewReason.POST_OUTCOME_UNKNOWN) {
+        // A dispatch claim acquires only a pending operation, and every POST is preceded by the
+        // commit of `submitting`: no attempt got that far, and the new revision fences any dispatch
+        // still holding an older claim. (One that has not claimed yet races the next dispatch for
+        // the single pending -> submitting step.) Nothing was sent, so nothing needs a review.
+        ledger.release(lease);
+        return ReviewOpened.provablyNothingSent();
+      }
       if (ledger.openReview(lease, reason.wire(), detail) != WriteResult.APPLIED) {
         throw ApplicationFailure.newFailure(
             "could not open the review of " + operationId + "; retrying", "ReviewNotOpened");
       }
-      return new ReviewOpened(true, null, reason);
+      return ReviewOpened.opened(reason);
     }
     OperationRow row = ((ClaimResult.NotAcquired) claim).current();
     return switch (row.phase()) {
       case IN_REVIEW ->
-          new ReviewOpened(true, null, row.reviewReason().map(ReviewReason::parse).orElse(reason));
+          ReviewOpened.opened(row.reviewReason().map(ReviewReason::parse).orElse(reason));
       case OBSERVING, DELIVERING, DELIVERED ->
-          new ReviewOpened(false, row.remoteJobId().orElseThrow(), null);
+          ReviewOpened.alreadyAccepted(row.remoteJobId().orElseThrow());
       case SUBMITTING, PENDING ->
           // A live dispatch lease: wait it out (Temporal retries) so a late result is not lost.
           throw ApplicationFailure.newFailure(

@@ -105,6 +105,37 @@ class DispatchOutcomesTest {
   }
 
   @Test
+  void a_dispatch_that_times_out_before_its_post_is_dispatched_again_without_review()
+      throws Exception {
+    try (GenerationHarness harness = new GenerationHarness(artifacts)) {
+      // The first dispatch stalls before its claim for longer than its 2 s start-to-close timeout,
+      // as one whose task was lost on a loaded server does: its outcome is unknown to Temporal, but
+      // the ledger shows it never marked the operation submitting, so no POST can have left.
+      harness.stallNextDispatch.set(Duration.ofSeconds(6));
+      harness.client.start(
+          new GenerationRequest("op-stalled", "image-v1", "{\"prompt\":\"stalled\"}", 2));
+
+      OperationResult result = harness.client.awaitResult("op-stalled", Duration.ofMinutes(2));
+
+      assertThat(result.phase()).isEqualTo(Phase.DELIVERED);
+      harness.replayAndRecord("op-stalled", "dispatch-timeout-nothing-sent-then-delivered");
+      assertThat(harness.row("op-stalled").reviewReason()).isEmpty();
+      assertThat(harness.client.describe("op-stalled").review()).isNull();
+      // The stalled attempt wakes up after the second one was sent and finds nothing to send.
+      await().atMost(Duration.ofSeconds(30)).until(() -> harness.stallsEnded.get() == 1);
+      await()
+          .during(Duration.ofSeconds(2))
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> harness.postsFor("op-stalled") == 1);
+      assertThat(harness.ledger.history("op-stalled"))
+          .filteredOn(t -> t.event().equals("submitting") && t.accepted())
+          .hasSize(1);
+      assertThat(harness.ledger.history("op-stalled"))
+          .noneMatch(t -> t.event().equals("review_opened"));
+    }
+  }
+
+  @Test
   void a_dispatch_that_outlives_its_timeout_goes_to_review_and_is_never_posted_again()
       throws Exception {
     try (GenerationHarness harness =

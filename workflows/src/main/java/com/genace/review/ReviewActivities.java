@@ -16,9 +16,12 @@ public interface ReviewActivities {
 
   /**
    * Puts the operation in review after a dispatch whose outcome is unknown. Waits out (by failing
-   * and being retried) a live dispatch lease, so that a slow dispatcher's late result is seen.
+   * and being retried) a live dispatch lease, so that a slow dispatcher's late result is seen. For
+   * {@code post_outcome_unknown} on an operation still {@code pending} (no dispatch ever marked it
+   * {@code submitting}, which comes before every POST) it opens nothing: no POST can have left.
    *
-   * @return {@code inReview}, or the remote job id if the dispatch turned out to be accepted
+   * @return {@code inReview}; or the remote job id if the dispatch turned out to be accepted; or
+   *     {@code nothingSent}
    */
   ReviewOpened openReview(String operationId, ReviewReason reason, String detail);
 

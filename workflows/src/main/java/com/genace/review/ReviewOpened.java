@@ -3,7 +3,24 @@ package com.genace.review;
 import com.genace.model.ReviewReason;
 
 /**
- * The result of {@link ReviewActivities#openReview}: either the operation is in review, or the
- * ledger already holds an accepted remote job id (a late dispatch result), to be observed instead.
+ * The result of {@link ReviewActivities#openReview}: the operation is in review; or the ledger
+ * already holds an accepted remote job id (a late dispatch result), to be observed instead; or,
+ * after a dispatch that never reported back, the ledger shows that no POST can have left ({@code
+ * nothingSent}), so the operation is dispatched again instead. Results recorded before {@code
+ * nothingSent} existed read it as {@code false}.
  */
-public record ReviewOpened(boolean inReview, String acceptedRemoteJobId, ReviewReason reason) {}
+public record ReviewOpened(
+    boolean inReview, String acceptedRemoteJobId, ReviewReason reason, boolean nothingSent) {
+
+  public static ReviewOpened opened(ReviewReason reason) {
+    return new ReviewOpened(true, null, reason, false);
+  }
+
+  public static ReviewOpened alreadyAccepted(String remoteJobId) {
+    return new ReviewOpened(false, remoteJobId, null, false);
+  }
+
+  public static ReviewOpened provablyNothingSent() {
+    return new ReviewOpened(false, null, null, true);
+  }
+}

@@ -10,12 +10,14 @@ import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * Dispatches until the outcome decides the next step: accepted observes the remote job; refused
  * ends {@code failed}; not sent or rate limited waits and dispatches again; unknown (or a dispatch
- * activity that never reported back) opens a review, as do {@value #MAX_NOT_SENT_ATTEMPTS} attempts
- * in a row that provably sent nothing.
+ * activity that never reported back) opens a review, unless the ledger shows that the attempt never
+ * reached its POST (then it counts as not sent); {@value #MAX_NOT_SENT_ATTEMPTS} attempts in a row
+ * that provably sent nothing open a review too.
  *
  * <p>A dispatch turned away by a paused, draining or over-allowance dispatcher is not an attempt:
  * it is not counted and waits briefly before dispatching again. The POST cannot be taken back: once
@@ -63,12 +65,10 @@ final class DispatchStep {
           return operation.finish(Phase.FAILED, "refused by Genace: " + dispatched.detail());
         }
         case NOT_SENT -> {
-          notSent++;
-          if (notSent >= MAX_NOT_SENT_ATTEMPTS) {
-            return review.open(
-                ReviewReason.DISPATCH_NOT_SENT_REPEATEDLY, dispatched.detail(), null);
+          Optional<Step> gaveUp = afterNothingSent(++notSent, dispatched.detail());
+          if (gaveUp.isPresent()) {
+            return gaveUp.get();
           }
-          waitBeforeDispatch(notSentBackoff(notSent), "not sent: " + dispatched.detail());
         }
         case RATE_LIMITED ->
             waitBeforeDispatch(
@@ -82,15 +82,38 @@ final class DispatchStep {
                 Duration.ofMillis(Math.max(1000, dispatched.retryAfterMillis())),
                 "waiting for allowance (" + dispatched.detail() + ")");
         case UNKNOWN, IN_REVIEW -> {
-          return review.open(
-              dispatched.outcome() == DispatchOutcome.UNKNOWN
-                  ? ReviewReason.POST_OUTCOME_UNKNOWN
-                  : ReviewReason.DISPATCH_INTERRUPTED,
-              dispatched.detail(),
-              dispatched.remoteJobId());
+          Step next =
+              review.open(
+                  dispatched.outcome() == DispatchOutcome.UNKNOWN
+                      ? ReviewReason.POST_OUTCOME_UNKNOWN
+                      : ReviewReason.DISPATCH_INTERRUPTED,
+                  dispatched.detail(),
+                  dispatched.remoteJobId());
+          if (next != Step.DISPATCH) {
+            return next;
+          }
+          // The ledger showed that this attempt never got as far as a POST (its task was lost or
+          // it timed out waiting): an attempt that provably sent nothing.
+          Optional<Step> gaveUp =
+              afterNothingSent(++notSent, "the ledger shows the attempt never reached its POST");
+          if (gaveUp.isPresent()) {
+            return gaveUp.get();
+          }
         }
       }
     }
+  }
+
+  /**
+   * After the {@code notSent}-th attempt in a row that provably sent nothing: waits before the next
+   * one, or, after {@value #MAX_NOT_SENT_ATTEMPTS}, returns the review an operator decides.
+   */
+  private Optional<Step> afterNothingSent(int notSent, String detail) {
+    if (notSent >= MAX_NOT_SENT_ATTEMPTS) {
+      return Optional.of(review.open(ReviewReason.DISPATCH_NOT_SENT_REPEATEDLY, detail, null));
+    }
+    waitBeforeDispatch(notSentBackoff(notSent), "not sent: " + detail);
+    return Optional.empty();
   }
 
   private DispatchResult dispatchToTheEnd(GenerationRequest request) {

@@ -45,14 +45,24 @@ final class ReviewStep {
   }
 
   /**
-   * Opens a review in the ledger, which may answer that it holds an accepted job already: then the
-   * job is observed. The opening is recorded even when a cancel request arrives meanwhile: the
-   * review may hold a paid render.
+   * Opens a review in the ledger, which may answer that it holds an accepted job already (then the
+   * job is observed) or, for an unknown POST outcome, that no POST can have left (then the
+   * operation is dispatched again: {@link Step#DISPATCH}). The opening is recorded even when a
+   * cancel request arrives meanwhile: the review may hold a paid render.
    */
   Step open(ReviewReason reason, String detail, String evidenceRemoteJobId) {
     ReviewActivities ledger = ActivityStubs.ledger("open review: " + reason.wire());
     ReviewOpened opened =
         cancellation.runToTheEnd(() -> ledger.openReview(operation.operationId(), reason, detail));
+    if (opened.nothingSent()) {
+      outcomes.warn(
+          operation.operationId(),
+          null,
+          "operation {}: {}, but the ledger shows that no POST left: no review needed",
+          operation.operationId(),
+          detail);
+      return Step.DISPATCH;
+    }
     cancellation.reviewOpened(reason);
     if (!opened.inReview()) {
       operation.recordRemoteJob(opened.acceptedRemoteJobId());

@@ -52,6 +52,14 @@ public final class GenerationHarness implements AutoCloseable {
   /** Why dispatch is closed on the test's workers, or null while it is open. */
   public final AtomicReference<String> dispatchClosed = new AtomicReference<>();
 
+  /**
+   * When set, the next dispatch waits this long at the gate, before its claim, as a dispatch whose
+   * task was lost on its way or stalled on the worker would; then {@link #stallsEnded} counts it.
+   */
+  public final AtomicReference<Duration> stallNextDispatch = new AtomicReference<>();
+
+  public final AtomicInteger stallsEnded = new AtomicInteger();
+
   /** How many dispatch attempts the closed gate turned away. */
   public final AtomicInteger turnedAway = new AtomicInteger();
 
@@ -181,6 +189,15 @@ public final class GenerationHarness implements AutoCloseable {
   }
 
   private Optional<String> closedReason() {
+    Duration stall = stallNextDispatch.getAndSet(null);
+    if (stall != null) {
+      try {
+        Thread.sleep(stall.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      stallsEnded.incrementAndGet();
+    }
     Optional<String> closed = Optional.ofNullable(dispatchClosed.get());
     if (closed.isPresent()) {
       turnedAway.incrementAndGet();
