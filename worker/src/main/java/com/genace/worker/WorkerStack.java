@@ -14,7 +14,6 @@ import com.genace.delivery.ArtifactStore;
 import com.genace.delivery.ArtifactStores;
 import com.genace.ledger.LedgerStatistics;
 import com.genace.ledger.OperationsLedger;
-import com.genace.observation.PollingPolicy;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.fleet.FleetConfiguration;
 import com.genace.worker.health.ActivityCounting;
@@ -48,8 +47,6 @@ import java.util.List;
  * production activities. Nothing here runs: {@link WorkerProcess} starts, watches and drains it.
  */
 final class WorkerStack implements AutoCloseable {
-
-  static final PollingPolicy POLLING = PollingPolicy.DEFAULT;
 
   final WorkerConfig config;
   final WorkerState state;
@@ -137,7 +134,7 @@ final class WorkerStack implements AutoCloseable {
             artifacts,
             config.workerId(),
             state,
-            POLLING,
+            config.polling(),
             clock,
             state,
             allowance,

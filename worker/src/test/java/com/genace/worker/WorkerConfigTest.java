@@ -3,6 +3,7 @@ package com.genace.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.genace.observation.PollingPolicy;
 import com.genace.worker.config.WorkerConfig;
 import java.time.Duration;
 import java.util.HashMap;
@@ -29,6 +30,7 @@ class WorkerConfigTest {
     assertThat(config.leaseDuration()).isEqualTo(Duration.ofSeconds(45));
     assertThat(config.workflowCacheSize()).isEqualTo(150);
     assertThat(config.taskPollers()).isEqualTo(10);
+    assertThat(config.polling()).isEqualTo(PollingPolicy.DEFAULT);
     assertThat(config.workerId()).endsWith("-" + ProcessHandle.current().pid());
     assertThat(config.toString()).doesNotContain("sk-secret").doesNotContain("db-pass");
   }
@@ -50,6 +52,20 @@ class WorkerConfigTest {
     assertMessage(
         "GENACE_CONFIG_VERSION", "v".repeat(101), "GENACE_CONFIG_VERSION: a configuration version");
     assertMessage("GENACE_TASK_POLLERS", "1", "GENACE_TASK_POLLERS must be");
+    assertMessage("GENACE_POLL_MAX_SECONDS", "0", "GENACE_POLL_MAX_SECONDS must be");
+  }
+
+  @Test
+  void the_slowest_poll_pace_is_configurable_and_keeps_the_rest_of_the_policy() {
+    Map<String, String> env = minimal();
+    env.put("GENACE_POLL_MAX_SECONDS", "60");
+
+    PollingPolicy polling = WorkerConfig.fromEnvironment(env).polling();
+
+    assertThat(polling.maxDelay()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(polling.initialDelay()).isEqualTo(PollingPolicy.DEFAULT.initialDelay());
+    assertThat(polling.jitter()).isEqualTo(PollingPolicy.DEFAULT.jitter());
+    assertThat(WorkerConfig.pollMaxDelay(env)).isEqualTo(Duration.ofSeconds(60));
   }
 
   @Test

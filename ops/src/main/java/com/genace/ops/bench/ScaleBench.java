@@ -2,6 +2,7 @@ package com.genace.ops.bench;
 
 import com.genace.db.Database;
 import com.genace.observation.PollingPolicy;
+import com.genace.worker.config.WorkerConfig;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;
 import com.genace.workflows.GenerationWorkflow;
@@ -42,11 +43,13 @@ final class ScaleBench {
   static final int RENDER_HOURS = 6;
   static final int STALL_SECONDS = 20;
 
-  /** The policy the worker polls with (WorkerProcess.POLLING). */
-  static final PollingPolicy POLLING = PollingPolicy.DEFAULT;
-
   private final BenchServices services;
   private final Consumer<String> progress;
+
+  /** The worker's polling policy: it runs with the bench's own {@code GENACE_POLL_MAX_SECONDS}. */
+  private final PollingPolicy polling =
+      WorkerConfig.polling(WorkerConfig.pollMaxDelay(System.getenv()));
+
   private final String prefix = "bench-scale-" + UUID.randomUUID().toString().substring(0, 8) + "-";
 
   ScaleBench(BenchServices services, Consumer<String> progress) {
@@ -84,13 +87,13 @@ final class ScaleBench {
             id ->
                 generations.start(new GenerationRequest(id, "image-v1", "{\"prompt\":\"bench\"}")));
         long observing = awaitObserving(database.dataSource(), operations);
-        Duration settle = timeToSlowestPace(POLLING);
+        Duration settle = timeToSlowestPace(polling);
         progress.accept(
             observing
                 + " observing; waiting "
                 + settle.toSeconds()
                 + " s until the last polls every "
-                + POLLING.maxDelay().toSeconds()
+                + polling.maxDelay().toSeconds()
                 + " s");
         Thread.sleep(settle.toMillis());
         progress.accept("counting GETs for " + measured.toSeconds() + " s");
@@ -110,7 +113,7 @@ final class ScaleBench {
             .put("rss_mb", Figures.mebibytes(worker.rssBytes()))
             .put("threads", worker.threads())
             .put("gets_per_s", getsPerSecond)
-            .put("expected_gets_per_s", expectedGetsPerSecond(observing, POLLING))
+            .put("expected_gets_per_s", expectedGetsPerSecond(observing, polling))
             .put("readyz_p99_ms", probes.p99())
             .put("readyz_samples", probes.samples())
             .put("readyz_not_ready", probes.notReady())

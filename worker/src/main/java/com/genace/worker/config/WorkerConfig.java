@@ -4,6 +4,7 @@ import com.genace.allowance.AllowancePolicy;
 import com.genace.db.DatabaseUrl;
 import com.genace.delivery.ArtifactLocation;
 import com.genace.ledger.Identifiers;
+import com.genace.observation.PollingPolicy;
 import com.genace.review.ReviewSettings;
 import com.genace.worker.fleet.ConfigVersion;
 import com.genace.worker.temporal.TemporalSettings;
@@ -24,6 +25,8 @@ import java.util.Optional;
  *     hold them ({@code GENACE_WORKFLOW_CACHE})
  * @param taskPollers concurrent long polls for workflow tasks and for each activity queue that
  *     carries the load: registration and delivery, and observation ({@code GENACE_TASK_POLLERS})
+ * @param pollMaxDelay the slowest pace of status polls ({@code GENACE_POLL_MAX_SECONDS}): each
+ *     observed render is polled about this often once its backoff has grown
  * @param sweepInterval how often the orphan sweeper's Temporal Schedule runs ({@code
  *     GENACE_SWEEP_SECONDS})
  * @param review whether reviews settle themselves ({@code GENACE_AUTO_RECONCILE}) and how long
@@ -45,6 +48,7 @@ public record WorkerConfig(
     int maxConcurrentOperations,
     int workflowCacheSize,
     int taskPollers,
+    Duration pollMaxDelay,
     AllowancePolicy allowance,
     Optional<String> configVersion,
     List<Duration> metricBuckets,
@@ -75,6 +79,13 @@ public record WorkerConfig(
    */
   public static final int DEFAULT_TASK_POLLERS = 10;
 
+  /**
+   * The slowest pace of status polls. Each poll is an activity attempt (a retry timer, a task and
+   * its failure on the Temporal server), so a fleet observing N renders costs Temporal about N /
+   * this many attempts a second: raise it for long renders or a small Temporal server.
+   */
+  public static final Duration DEFAULT_POLL_MAX_DELAY = PollingPolicy.DEFAULT.maxDelay();
+
   /** The buckets of the Temporal SDK's latency histograms on {@code /metrics}, in seconds. */
   public static final List<Duration> DEFAULT_METRIC_BUCKETS =
       List.of(
@@ -97,6 +108,25 @@ public record WorkerConfig(
    * and its outcome could then not be recorded.
    */
   public static final Duration LEASE_MARGIN = Duration.ofSeconds(5);
+
+  /** How this worker paces status polls: the default backoff up to {@link #pollMaxDelay}. */
+  public PollingPolicy polling() {
+    return polling(pollMaxDelay);
+  }
+
+  /** The default polling policy with {@code maxDelay} as its slowest pace. */
+  public static PollingPolicy polling(Duration maxDelay) {
+    PollingPolicy d = PollingPolicy.DEFAULT;
+    return new PollingPolicy(
+        d.initialDelay(), maxDelay, d.multiplier(), d.jitter(), d.maxFailures());
+  }
+
+  /** {@code GENACE_POLL_MAX_SECONDS}, 1 to 3600 s, default {@link #DEFAULT_POLL_MAX_DELAY}. */
+  public static Duration pollMaxDelay(Map<String, String> env) {
+    return new Reader(env)
+        .seconds("GENACE_POLL_MAX_SECONDS", 1, 3600)
+        .orElse(DEFAULT_POLL_MAX_DELAY);
+  }
 
   /**
    * Reads and validates the configuration.
@@ -122,6 +152,7 @@ public record WorkerConfig(
             read.integer("GENACE_MAX_OPERATIONS", 1, 100_000).orElse(DEFAULT_MAX_OPERATIONS),
             read.integer("GENACE_WORKFLOW_CACHE", 10, 10_000).orElse(DEFAULT_WORKFLOW_CACHE),
             read.integer("GENACE_TASK_POLLERS", 2, 200).orElse(DEFAULT_TASK_POLLERS),
+            pollMaxDelay(env),
             read.allowance(),
             read.configVersion("GENACE_CONFIG_VERSION"),
             read.buckets("GENACE_METRICS_BUCKETS").orElse(DEFAULT_METRIC_BUCKETS),
