@@ -3,10 +3,15 @@ package com.genace.ledger;
 import com.genace.db.Sql;
 import com.genace.db.SqlStatement;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
 
 /**
  * Renewing and releasing a lease. Neither changes the operation's state, so neither leaves a
- * history row when accepted; a denied one leaves a diagnostic row.
+ * history row when accepted. Both are the common case of every long action, so each is one plain
+ * {@code UPDATE} by primary key, as cheap as the seed's claim; only when it changes nothing does a
+ * second statement say why (missing operation, lost fence) and leave the diagnostic row of a denied
+ * write. The fence is the UPDATE's own condition, so the second statement decides nothing.
  */
 final class LeaseWrites {
 
@@ -21,49 +26,27 @@ final class LeaseWrites {
       SqlStatement.of(
           "renew",
           """
-          WITH args AS (
-            SELECT ?::text AS operation_id, ?::text AS owner, ?::bigint AS revision,
-                   ?::text AS action, ?::interval AS lease_length
-          ),
-          cur AS (
-            SELECT o.phase,
-                   (o.lease_owner = a.owner AND o.revision = a.revision
-                    AND o.next_action = a.action AND o.lease_until > clock_timestamp()) AS fenced
-            FROM app_generation_operations o JOIN args a ON o.operation_id = a.operation_id
-          ),
-          upd AS (
-            UPDATE app_generation_operations o
-            SET lease_until = clock_timestamp() + a.lease_length
-            FROM args a
-            WHERE o.operation_id = a.operation_id
-              AND o.lease_owner = a.owner AND o.revision = a.revision
-              AND o.next_action = a.action AND o.lease_until > clock_timestamp()
-            RETURNING o.lease_until
-          ),
-          log AS (
-            INSERT INTO app_generation_transitions
-                (operation_id, revision, owner, event, from_phase, to_phase, accepted, details)
-            SELECT a.operation_id, a.revision, a.owner, 'renewed', cur.phase, NULL, false,
-                   jsonb_build_object('action', a.action, 'denied', 'lease')
-            FROM args a CROSS JOIN cur
-            WHERE NOT EXISTS (SELECT 1 FROM upd)
-          )
-          SELECT (SELECT count(*) FROM cur) AS found,
-                 coalesce((SELECT fenced FROM cur), false) AS fenced,
-                 (SELECT count(*) FROM upd) AS applied,
-                 (SELECT lease_until FROM upd) AS lease_until
+          UPDATE app_generation_operations
+          SET lease_until = clock_timestamp() + ?::interval
+          WHERE operation_id = ? AND lease_owner = ? AND revision = ? AND next_action = ?
+            AND lease_until > clock_timestamp()
+          RETURNING lease_until
           """);
 
   FenceOutcome renew(Lease lease, Duration leaseLength) {
-    return sql.queryExactlyOne(
-        RENEW,
-        p ->
-            p.text(lease.operationId()) // operation_id
-                .text(lease.owner()) // lease_owner
-                .bigint(lease.revision()) // revision
-                .text(lease.action().wire()) // next_action
-                .interval(leaseLength), // lease_until - clock_timestamp()
-        FenceOutcome::read);
+    Optional<Instant> renewed =
+        sql.queryOne(
+            RENEW,
+            p ->
+                p.interval(leaseLength) // lease_until - clock_timestamp()
+                    .text(lease.operationId()) // operation_id
+                    .text(lease.owner()) // lease_owner
+                    .bigint(lease.revision()) // revision
+                    .text(lease.action().wire()), // next_action
+            rs -> Sql.instant(rs, "lease_until").orElseThrow());
+    return renewed.isPresent()
+        ? new FenceOutcome(true, true, 1, renewed)
+        : denied(lease, "renewed");
   }
 
   /** Gives the action up so that another worker may claim it at once. */
@@ -71,9 +54,38 @@ final class LeaseWrites {
       SqlStatement.of(
           "release",
           """
+          UPDATE app_generation_operations
+          SET lease_owner = NULL, lease_until = NULL
+          WHERE operation_id = ? AND lease_owner = ? AND revision = ? AND next_action = ?
+            AND lease_until > clock_timestamp()
+          """);
+
+  FenceOutcome release(Lease lease) {
+    int released =
+        sql.update(
+            RELEASE,
+            p ->
+                p.text(lease.operationId()) // operation_id
+                    .text(lease.owner()) // lease_owner
+                    .bigint(lease.revision()) // revision
+                    .text(lease.action().wire())); // next_action
+    return released == 1
+        ? new FenceOutcome(true, true, 1, Optional.empty())
+        : denied(lease, "released");
+  }
+
+  /**
+   * Why a renewal or release changed nothing, recorded as a denied write ({@code event}) when the
+   * operation exists. Reports {@code fenced} as the row stands now; the write was denied either
+   * way.
+   */
+  static final SqlStatement LEASE_DENIED =
+      SqlStatement.of(
+          "lease_denied",
+          """
           WITH args AS (
             SELECT ?::text AS operation_id, ?::text AS owner, ?::bigint AS revision,
-                   ?::text AS action
+                   ?::text AS action, ?::text AS event
           ),
           cur AS (
             SELECT o.phase,
@@ -81,37 +93,28 @@ final class LeaseWrites {
                     AND o.next_action = a.action AND o.lease_until > clock_timestamp()) AS fenced
             FROM app_generation_operations o JOIN args a ON o.operation_id = a.operation_id
           ),
-          upd AS (
-            UPDATE app_generation_operations o
-            SET lease_owner = NULL, lease_until = NULL
-            FROM args a
-            WHERE o.operation_id = a.operation_id
-              AND o.lease_owner = a.owner AND o.revision = a.revision
-              AND o.next_action = a.action AND o.lease_until > clock_timestamp()
-            RETURNING o.operation_id
-          ),
           log AS (
             INSERT INTO app_generation_transitions
                 (operation_id, revision, owner, event, from_phase, to_phase, accepted, details)
-            SELECT a.operation_id, a.revision, a.owner, 'released', cur.phase, NULL, false,
+            SELECT a.operation_id, a.revision, a.owner, a.event, cur.phase, NULL, false,
                    jsonb_build_object('action', a.action, 'denied', 'lease')
             FROM args a CROSS JOIN cur
-            WHERE NOT EXISTS (SELECT 1 FROM upd)
           )
           SELECT (SELECT count(*) FROM cur) AS found,
                  coalesce((SELECT fenced FROM cur), false) AS fenced,
-                 (SELECT count(*) FROM upd) AS applied,
+                 0::bigint AS applied,
                  NULL::timestamptz AS lease_until
           """);
 
-  FenceOutcome release(Lease lease) {
+  private FenceOutcome denied(Lease lease, String event) {
     return sql.queryExactlyOne(
-        RELEASE,
+        LEASE_DENIED,
         p ->
             p.text(lease.operationId()) // operation_id
                 .text(lease.owner()) // lease_owner
                 .bigint(lease.revision()) // revision
-                .text(lease.action().wire()), // next_action
+                .text(lease.action().wire()) // next_action
+                .text(event), // transitions.event
         FenceOutcome::read);
   }
 }

@@ -149,7 +149,7 @@ class LeaseConcurrencyTest {
         PreparedStatement find =
             admin.prepareStatement(
                 "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                    + " AND query LIKE '%lease_until = clock_timestamp() + a.lease_length%'")) {
+                    + " AND query LIKE '%SET lease_until = clock_timestamp() +%'")) {
       for (int attempt = 0; attempt < 500; attempt++) {
         try (ResultSet rs = find.executeQuery()) {
           if (rs.next()) {
