@@ -48,4 +48,9 @@ public record PollingPolicy(
     double factor = 1 + jitter * (2 * random.nextDouble() - 1);
     return Duration.ofMillis(Math.max(1, Math.round(delay.toMillis() * factor)));
   }
+
+  /** The same policy with {@code maxDelay} as its slowest pace. */
+  public PollingPolicy withMaxDelay(Duration maxDelay) {
+    return new PollingPolicy(initialDelay, maxDelay, multiplier, jitter, maxFailures);
+  }
 }

@@ -48,7 +48,7 @@ final class ScaleBench {
 
   /** The worker's polling policy: it runs with the bench's own {@code GENACE_POLL_MAX_SECONDS}. */
   private final PollingPolicy polling =
-      WorkerConfig.polling(WorkerConfig.pollMaxDelay(System.getenv()));
+      PollingPolicy.DEFAULT.withMaxDelay(WorkerConfig.pollMaxDelay(System.getenv()));
 
   private final String prefix = "bench-scale-" + UUID.randomUUID().toString().substring(0, 8) + "-";
 

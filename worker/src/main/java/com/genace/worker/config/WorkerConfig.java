@@ -111,14 +111,7 @@ public record WorkerConfig(
 
   /** How this worker paces status polls: the default backoff up to {@link #pollMaxDelay}. */
   public PollingPolicy polling() {
-    return polling(pollMaxDelay);
-  }
-
-  /** The default polling policy with {@code maxDelay} as its slowest pace. */
-  public static PollingPolicy polling(Duration maxDelay) {
-    PollingPolicy d = PollingPolicy.DEFAULT;
-    return new PollingPolicy(
-        d.initialDelay(), maxDelay, d.multiplier(), d.jitter(), d.maxFailures());
+    return PollingPolicy.DEFAULT.withMaxDelay(pollMaxDelay);
   }
 
   /** {@code GENACE_POLL_MAX_SECONDS}, 1 to 3600 s, default {@link #DEFAULT_POLL_MAX_DELAY}. */
