@@ -20,16 +20,24 @@ import javax.sql.DataSource;
  * app_fleet_statistics}; the first worker to find the row older than {@code maxAge} recomputes it
  * (others skip the locked row and read the previous figures), every other read is a primary-key
  * lookup. The computation reads only the partial index over unfinished operations, so its cost is
- * the work in flight, never the history. Counts of finished operations and of past events are
- * counters of the workers that recorded them ({@link LedgerStats}), summed by the metrics backend.
+ * the work in flight, never the history (the overdue polls walk the poll schedule's index from its
+ * oldest entry). Counts of finished operations and of past events are counters of the workers that
+ * recorded them ({@link LedgerStats}), summed by the metrics backend.
  */
 public final class LedgerStatistics {
 
-  /** One reading. {@code phases} holds every unfinished phase. */
+  /**
+   * One reading. {@code phases} holds every unfinished phase; {@code pollsOverdue} counts the
+   * operations due for a status poll 5 s ago or more that no poll loop has claimed yet (a loop
+   * claims due ones within a second, so these are the observation's backlog: add workers when it
+   * grows); the most overdue is {@code oldestPollOverdueSeconds} late.
+   */
   public record Snapshot(
       Map<Phase, Long> phases,
       long openReviews,
       double oldestReviewAgeSeconds,
+      long pollsOverdue,
+      double oldestPollOverdueSeconds,
       Instant computedAt,
       String computedBy) {}
 
@@ -73,7 +81,11 @@ public final class LedgerStatistics {
                   'oldest_review_opened_at', (SELECT min(review_opened_at)
                                               FROM app_generation_operations
                                               WHERE next_action <> 'none'
-                                                AND phase = 'in_review')),
+                                                AND phase = 'in_review'),
+                  'polls_overdue', (SELECT count(*) FROM app_generation_operations
+                                    WHERE poll_due_at < clock_timestamp() - interval '5 seconds'),
+                  'oldest_poll_due_at', (SELECT min(poll_due_at) FROM app_generation_operations
+                                         WHERE poll_due_at IS NOT NULL)),
                 refreshed_at = clock_timestamp(),
                 refreshed_by = ?
             WHERE s.id = (SELECT t.id FROM app_fleet_statistics t
@@ -89,7 +101,9 @@ public final class LedgerStatistics {
           )
           SELECT figures::text AS figures, refreshed_at, refreshed_by,
                  coalesce(extract(epoch FROM clock_timestamp()
-                     - (figures ->> 'oldest_review_opened_at')::timestamptz), 0) AS oldest_age
+                     - (figures ->> 'oldest_review_opened_at')::timestamptz), 0) AS oldest_age,
+                 greatest(coalesce(extract(epoch FROM refreshed_at
+                     - (figures ->> 'oldest_poll_due_at')::timestamptz), 0), 0) AS oldest_poll_late
           FROM current
           """);
 
@@ -130,6 +144,8 @@ public final class LedgerStatistics {
               phases,
               figures.path("open_reviews").asLong(0),
               rs.getDouble("oldest_age"),
+              figures.path("polls_overdue").asLong(0),
+              rs.getDouble("oldest_poll_late"),
               Sql.instant(rs, "refreshed_at").orElseThrow(),
               rs.getString("refreshed_by"));
         });

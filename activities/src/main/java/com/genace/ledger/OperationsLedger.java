@@ -50,6 +50,7 @@ public final class OperationsLedger {
   private final DispatchWrites dispatch;
   private final RemoteJobWrites remoteJob;
   private final ObservationWrites observation;
+  private final PollSchedule polls;
   private final ReviewWrites reviews;
   private final LifecycleWrites lifecycle;
   private final ReviewEvidenceRecords evidence;
@@ -75,6 +76,7 @@ public final class OperationsLedger {
     this.dispatch = new DispatchWrites(ledgerSql);
     this.remoteJob = new RemoteJobWrites(ledgerSql);
     this.observation = new ObservationWrites(ledgerSql);
+    this.polls = new PollSchedule(ledgerSql);
     this.reviews = new ReviewWrites(ledgerSql);
     this.lifecycle = new LifecycleWrites(ledgerSql);
     this.evidence = new ReviewEvidenceRecords(ledgerSql);
@@ -386,6 +388,47 @@ public final class OperationsLedger {
       stats.transition("snapshot");
     }
     return outcome;
+  }
+
+  /**
+   * Observation by the poll schedule: polls the operation from {@code firstIn} from now on and
+   * names {@code waiter} as the activity to complete with the outcome. See {@link PollSchedule}.
+   *
+   * @return false if the operation is not observing (its outcome is already in the ledger)
+   */
+  public boolean awaitObservation(String operationId, ObservationWaiter waiter, Duration firstIn) {
+    Identifiers.requireOperationId(operationId);
+    if (firstIn.isNegative()) {
+      throw new IllegalArgumentException("the first poll cannot be due in the past");
+    }
+    return polls.await(operationId, waiter, firstIn);
+  }
+
+  /** Up to {@code limit} operations due for a poll, each claimed for {@code claimFor}. */
+  public List<DuePoll> claimDuePolls(int limit, Duration claimFor) {
+    if (limit < 1 || claimFor.isNegative() || claimFor.isZero()) {
+      throw new IllegalArgumentException("a poll claim needs a positive limit and claim time");
+    }
+    return polls.claimDue(limit, claimFor);
+  }
+
+  /**
+   * The next poll of a claimed operation, {@code delay} from now.
+   *
+   * @return false if the claim was overtaken (its time ran out and another loop claimed it, or the
+   *     observation was registered anew): nothing changed
+   */
+  public boolean reschedulePoll(DuePoll claimed, Duration delay) {
+    return polls.reschedule(claimed, delay);
+  }
+
+  /**
+   * Takes a claimed operation off the schedule once its waiting activity has its answer.
+   *
+   * @return false if the claim was overtaken: nothing changed
+   */
+  public boolean finishPolls(DuePoll claimed) {
+    return polls.finish(claimed);
   }
 
   /** Delivery: every artifact is in the store; the operation ends {@code delivered}. */

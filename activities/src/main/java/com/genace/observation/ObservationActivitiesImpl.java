@@ -9,6 +9,7 @@ import com.genace.client.JobSnapshot;
 import com.genace.client.RemoteJobNotFoundException;
 import com.genace.leasing.HeldLease;
 import com.genace.ledger.ClaimResult;
+import com.genace.ledger.ObservationWaiter;
 import com.genace.ledger.ObservedSnapshot;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
@@ -21,6 +22,8 @@ import com.genace.model.ReviewReason;
 import com.genace.stats.ActivityStats;
 import com.genace.stats.ActivityStats.PollFailure;
 import io.temporal.activity.Activity;
+import io.temporal.activity.ActivityExecutionContext;
+import io.temporal.activity.ActivityInfo;
 import io.temporal.failure.ApplicationErrorCategory;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
@@ -29,42 +32,42 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Observation by retry-as-polling: each activity attempt is one poll, and the wait between polls is
- * Temporal's retry delay, so no worker thread, activity slot or lease is held while a render runs.
- * One attempt:
+ * One status poll, and the two ways observation runs it. What new workflows use is {@link
+ * #awaitRemoteJob}: the operation goes on the ledger's poll schedule and a worker's {@link
+ * PollLoop} runs {@link #poll(OperationRow, int)} each time it is due, then completes the waiting
+ * activity. Workflows started before the schedule use {@link #pollRemoteJob}, retry-as-polling:
+ * each activity attempt is one poll and the wait between polls is Temporal's retry delay. One poll:
  *
  * <ol>
- *   <li>reads the operation from the ledger (no write): a phase past observation ends it, and the
- *       durable remote job id is what is polled, so any retry resumes from it after any crash;
+ *   <li>starts from the operation's ledger row (no write): a phase past observation ends it, and
+ *       the durable remote job id is what is polled, so any retry or takeover resumes from it;
  *   <li>GETs the job once, without holding a lease (overlapping reads create nothing);
  *   <li>only if the snapshot is newer than the stored one: records it with {@link
  *       OperationsLedger#recordObservedSnapshot}, one statement that takes the observe lease's
  *       place (it applies only while the operation observes that job and no other owner holds a
  *       live lease, under a new revision, leaving no lease); a 404 opens the review under a claimed
- *       lease, released in a {@code finally} so a failed attempt never leaves it behind;
+ *       lease, released in a {@code finally} so a failed poll never leaves it behind;
  *   <li>returns on a terminal status (or a review); otherwise fails with a retryable {@code
  *       ApplicationFailure} whose next retry delay is the pacing: {@link PollingPolicy} backoff by
- *       attempt number, jitter, and Genace's {@code Retry-After} or a live lease's expiry when
- *       longer. Malformed answers and other failed reads are retried the same way.
+ *       poll number, jitter, and Genace's {@code Retry-After} or a live lease's expiry when longer.
+ *       Malformed answers and other failed reads are paced the same way. The poll loop puts that
+ *       delay on the schedule; retry-as-polling hands it to Temporal.
  * </ol>
  *
- * <p>Why retry-as-polling rather than one short activity per poll between durable {@code
- * Workflow.sleep} timers: the history grows by a constant (the activity's scheduled, started and
- * completed events, whatever the number of attempts) instead of about ten events per poll (activity
- * and timer events, two workflow tasks), so a render of hours neither bloats the history nor needs
- * continue-as-new, and no workflow task runs between polls. The cost is that only the last
- * attempt's failure is visible in the history, which is all an operator needs ("job running;
- * polling again in 12 s"); each poll is counted in {@code genace_polls_total}.
+ * <p>Either way the history grows by a constant (one activity's scheduled, started and completed
+ * events, whatever the number of polls), so a render of hours neither bloats the history nor needs
+ * continue-as-new, and no workflow task runs between polls; each poll is counted in {@code
+ * genace_polls_total}. The poll schedule also spares Temporal the attempt per poll, which is what
+ * limited the poll pace at 10,000 renders (docs/performance.md).
  *
- * <p>A poll that records a snapshot costs two statements (the read and the write) and holds no
- * lease; only the rare 404 or missing job id holds one, from its claim to its write. A worker that
- * dies mid-poll almost always leaves no lease: its attempt is retried on any worker once the
- * start-to-close timeout notices. Unchanged snapshots write nothing at all.
+ * <p>A poll that records a snapshot costs one write besides its schedule's; only the rare 404 or
+ * missing job id holds a lease, from its claim to its write. Unchanged snapshots write nothing.
  */
 public final class ObservationActivitiesImpl implements ObservationActivities {
 
@@ -99,10 +102,39 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
     return poll(operationId, Activity.getExecutionContext().getInfo().getAttempt());
   }
 
+  /**
+   * Puts the operation on the poll schedule, its first poll due at once, and returns without
+   * completing. No poll runs here: a worker that died during one would leave this attempt to its
+   * start-to-close timeout, where a poll loop's claim is taken over within the lease's length.
+   */
+  @Override
+  public ObservationResult awaitRemoteJob(String operationId) {
+    ActivityExecutionContext context = Activity.getExecutionContext();
+    ActivityInfo info = context.getInfo();
+    ObservationWaiter waiter =
+        new ObservationWaiter(
+            info.getWorkflowId(), info.getRunId(), info.getActivityId(), PollTracing.current());
+    if (ledger.awaitObservation(operationId, waiter, Duration.ZERO)) {
+      context.doNotCompleteOnReturn(); // a poll loop completes it (PollLoop)
+      return null;
+    }
+    return ended(ledger.get(operationId), info.getAttempt());
+  }
+
   /** One poll, the {@code attempt}-th (from 1) of this observation. */
   ObservationResult poll(String operationId, int attempt) {
+    return guarded(operationId, attempt, () -> pollOnce(ledger.get(operationId), attempt));
+  }
+
+  /** One poll of the operation as {@code row} shows it, the {@code attempt}-th (from 1). */
+  ObservationResult poll(OperationRow row, int attempt) {
+    return guarded(row.operationId(), attempt, () -> pollOnce(row, attempt));
+  }
+
+  private ObservationResult guarded(
+      String operationId, int attempt, Supplier<ObservationResult> poll) {
     try {
-      return pollOnce(operationId, attempt);
+      return poll.get();
     } catch (ApplicationFailure failure) {
       throw failure;
     } catch (RuntimeException e) {
@@ -112,8 +144,8 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
     }
   }
 
-  private ObservationResult pollOnce(String operationId, int attempt) {
-    OperationRow row = ledger.get(operationId);
+  private ObservationResult pollOnce(OperationRow row, int attempt) {
+    String operationId = row.operationId();
     if (row.phase() != Phase.OBSERVING) {
       return ended(row, attempt);
     }

@@ -129,6 +129,45 @@ class ScanFreeStatementsTest {
   }
 
   @Test
+  void the_poll_claim_reads_only_scheduled_operations() {
+    QueryPlans.execute(
+        db,
+        "UPDATE app_generation_operations SET poll_due_at = clock_timestamp()"
+            + " WHERE operation_id LIKE 'live-%'",
+        "ANALYZE app_generation_operations");
+
+    List<String> plan =
+        QueryPlans.explain(
+            db,
+            PollSchedule.CLAIM_DUE.sql(),
+            s -> {
+              s.setInt(1, 100);
+              s.setString(2, "45 seconds");
+            });
+
+    assertNoSeqScanOfBigTables(plan);
+    assertThat(String.join("\n", plan)).contains("app_generation_operations_poll_due_idx");
+  }
+
+  @Test
+  void the_fleet_figures_count_the_polls_no_loop_has_claimed_for_five_seconds() {
+    QueryPlans.execute(
+        db,
+        "UPDATE app_generation_operations SET poll_due_at = clock_timestamp() - interval '1 minute'"
+            + " WHERE operation_id IN ('live-1', 'live-2', 'live-3')",
+        "UPDATE app_generation_operations SET poll_due_at = clock_timestamp()"
+            + " WHERE operation_id = 'live-4'",
+        "UPDATE app_generation_operations SET poll_due_at = clock_timestamp() + interval '1 minute'"
+            + " WHERE operation_id = 'live-5'");
+
+    LedgerStatistics.Snapshot figures =
+        new LedgerStatistics(com.genace.db.Sql.of(db), Duration.ofSeconds(10), "worker-a").read();
+
+    assertThat(figures.pollsOverdue()).isEqualTo(3);
+    assertThat(figures.oldestPollOverdueSeconds()).isBetween(59.0, 600.0);
+  }
+
+  @Test
   void listing_an_unfinished_phase_or_the_newest_operations_walks_an_index() {
     assertNoSeqScanOfBigTables(
         QueryPlans.explain(

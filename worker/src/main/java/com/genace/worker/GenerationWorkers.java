@@ -15,6 +15,7 @@ import com.genace.lifecycle.SweepActivitiesImpl;
 import com.genace.lifecycle.SweepWorkflowImpl;
 import com.genace.observation.LegacyObservationActivitiesImpl;
 import com.genace.observation.ObservationActivitiesImpl;
+import com.genace.observation.PollLoop;
 import com.genace.observation.PollingPolicy;
 import com.genace.review.EvidenceActivitiesImpl;
 import com.genace.review.ReviewActivitiesImpl;
@@ -112,6 +113,13 @@ public final class GenerationWorkers {
     }
   }
 
+  /**
+   * Polls run at once by a worker's poll loop. A poll is a GET and a statement of a few
+   * milliseconds, so 16 keep up with the pace of 10,000 renders (about 670 polls a second at the
+   * default 15 s) while adding few threads.
+   */
+  static final int POLLERS = 16;
+
   private GenerationWorkers() {}
 
   /**
@@ -176,18 +184,33 @@ public final class GenerationWorkers {
         .build();
   }
 
-  /** Status polls, one per activity attempt, on their own queue. */
+  /**
+   * Observation on its own queue: the activity that waits for a poll loop's answer (and the polls
+   * of workflows started before the poll schedule, one per attempt), and this worker's {@link
+   * PollLoop}, which claims from the ledger once {@code factory} has started and stops when it
+   * shuts down.
+   */
   public static Worker observationWorker(
       WorkerFactory factory, Dependencies deps, WorkerOptions options) {
     Worker worker = factory.newWorker(TaskQueues.OBSERVATION, options);
-    worker.registerActivitiesImplementations(
+    ObservationActivitiesImpl observation =
         new ObservationActivitiesImpl(
             deps.ledger(),
             deps.genace(),
             deps.workerId(),
             deps.polling(),
             deps.clock(),
-            deps.stats()));
+            deps.stats());
+    worker.registerActivitiesImplementations(observation);
+    new PollLoop(
+            deps.ledger(),
+            observation,
+            factory.getWorkflowClient().newActivityCompletionClient(),
+            deps.polling(),
+            factory::isStarted,
+            () -> factory.isShutdown() || factory.isTerminated(),
+            POLLERS)
+        .start();
     return worker;
   }
 

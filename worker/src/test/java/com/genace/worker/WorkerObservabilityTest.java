@@ -170,7 +170,7 @@ class WorkerObservabilityTest {
             "StartWorkflow:GenerationWorkflow",
             "RunWorkflow:GenerationWorkflow",
             "RunActivity:Dispatch",
-            "RunActivity:PollRemoteJob",
+            "RunActivity:AwaitRemoteJob",
             "RunActivity:Deliver",
             "genace POST /v1/generations",
             "genace GET /v1/generations/{id}",
@@ -179,9 +179,17 @@ class WorkerObservabilityTest {
             "ledger claim_to_submit",
             "ledger record_accepted",
             "ledger record_delivered");
-    // Everything but the worker's startup checks of Genace belongs to the operation's trace.
+    // The polls made by the poll loop, on no activity, join the waiting activity's span.
+    String awaiting = only(trace, "RunActivity:AwaitRemoteJob").getSpanId();
+    assertThat(trace)
+        .filteredOn(s -> s.getName().equals("genace GET /v1/generations/{id}"))
+        .isNotEmpty()
+        .allSatisfy(s -> assertThat(s.getParentSpanId()).isEqualTo(awaiting));
+    // Everything but the worker's own work (startup checks of Genace, claims of the poll
+    // schedule, which serve every operation) belongs to the operation's trace.
     assertThat(finished)
         .filteredOn(s -> !s.getName().equals("genace GET /v1/models"))
+        .filteredOn(s -> !s.getName().equals("ledger claim_due_polls"))
         .filteredOn(
             s ->
                 !StartupChecks.SEARCH_PROBE.equals(

@@ -25,4 +25,14 @@ public interface ObservationActivities {
   String POLL_FAILED = "GenacePollFailed";
 
   ObservationResult pollRemoteJob(String operationId);
+
+  /**
+   * Observation by the ledger's poll schedule: puts the operation on the schedule that every
+   * worker's poll loop reads and returns without completing; the loop that sees the job terminal
+   * (or the operation sent to review) completes this activity with the same result {@link
+   * #pollRemoteJob} returns. Each poll is a ledger claim and a GET, with no Temporal call. An
+   * attempt that finds the operation past observation returns the ledger's outcome at once; another
+   * attempt (after a timeout) keeps the schedule as it is.
+   */
+  ObservationResult awaitRemoteJob(String operationId);
 }

@@ -91,6 +91,25 @@ final class ActivityStubs {
                   .build())
           .build();
 
+  /**
+   * Waits for a poll loop's answer. The attempt itself only puts the operation on the poll
+   * schedule, and no heartbeat is needed: a crashed worker's polls are taken over through the
+   * ledger, and the completion comes from whichever loop sees the end. The start-to-close timeout
+   * only bounds how long a completion that could not be delivered (no attempt was waiting) goes
+   * unnoticed: the next attempt reads the outcome from the ledger.
+   */
+  static final ActivityOptions AWAIT_POLLS =
+      ActivityOptions.newBuilder()
+          .setTaskQueue(TaskQueues.OBSERVATION)
+          .setStartToCloseTimeout(Duration.ofMinutes(10))
+          .setRetryOptions(
+              RetryOptions.newBuilder()
+                  .setInitialInterval(Duration.ofSeconds(1))
+                  .setBackoffCoefficient(2)
+                  .setMaximumInterval(Duration.ofSeconds(5))
+                  .build())
+          .build();
+
   /** The long observation of workflows started before {@link VersionMarkers#OBSERVE_BY_POLLING}. */
   static final ActivityOptions LEGACY_OBSERVE =
       ActivityOptions.newBuilder()
@@ -141,6 +160,10 @@ final class ActivityStubs {
 
   static ObservationActivities polling(String summary) {
     return stub(ObservationActivities.class, POLL, summary);
+  }
+
+  static ObservationActivities awaitingPolls(String summary) {
+    return stub(ObservationActivities.class, AWAIT_POLLS, summary);
   }
 
   static LegacyObservationActivities legacyObservation(String summary) {

@@ -11,10 +11,11 @@ import com.genace.observation.ObservationResult;
  * Observes the remote job until it is terminal: succeeded delivers, any other end fails the
  * operation, and a job that cannot be observed opens a review.
  *
- * <p>Observation is one activity whose attempts are the polls ({@link ObservationActivities});
- * workflows that reached observation before that change (no {@value
- * VersionMarkers#OBSERVE_BY_POLLING} marker in their history) keep the long {@link
- * LegacyObservationActivities#observe} they were started with.
+ * <p>Observation is one activity that a worker's poll loop completes once the ledger's poll
+ * schedule has seen the job end ({@link ObservationActivities#awaitRemoteJob}). Workflows started
+ * before that keep what they were started with: one activity whose attempts are the polls (no
+ * {@value VersionMarkers#OBSERVE_BY_SCHEDULE} marker), or, before that (no {@value
+ * VersionMarkers#OBSERVE_BY_POLLING} marker), the long {@link LegacyObservationActivities#observe}.
  */
 final class ObservationStep {
 
@@ -30,12 +31,16 @@ final class ObservationStep {
 
   Step observe() {
     boolean polling = versions.observesByPolling();
+    boolean scheduled = polling && versions.observesBySchedule();
     String remoteJobId = operation.remoteJobId();
     operation.setPhase(Phase.OBSERVING, "observing remote job " + remoteJobId);
     String summary = "GET /v1/generations/" + remoteJobId;
     ObservationResult observed;
     if (polling) {
-      observed = ActivityStubs.polling(summary).pollRemoteJob(operation.operationId());
+      observed =
+          scheduled
+              ? ActivityStubs.awaitingPolls(summary).awaitRemoteJob(operation.operationId())
+              : ActivityStubs.polling(summary).pollRemoteJob(operation.operationId());
       if (observed.endedInReview()) {
         // The poll recorded the review in the ledger itself, under its observe lease.
         return review.enter(observed.review(), observed.detail(), remoteJobId);

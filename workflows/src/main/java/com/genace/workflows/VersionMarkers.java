@@ -22,6 +22,13 @@ final class VersionMarkers {
   static final String OBSERVE_BY_POLLING = "observe-by-polling";
 
   /**
+   * Observation by the ledger's poll schedule (version 1): one activity that a worker's poll loop
+   * completes, instead of one activity attempt per poll. Asked only by polling observation; its
+   * default version polls by attempts, as workflows started before it did.
+   */
+  static final String OBSERVE_BY_SCHEDULE = "observe-by-schedule";
+
+  /**
    * Cancellation with meaning (version 1): the operation's steps run in a scope that a cancel
    * request stops, the POST, the recording of its outcome and a delivery under way run to their end
    * regardless, and the ledger records the cancellation. Workflows started before (no marker) end
@@ -64,6 +71,11 @@ final class VersionMarkers {
   /** Asked whenever a review opens, after the phase is published. */
   boolean gathersEvidence() {
     return Workflow.getVersion(REVIEW_EVIDENCE, Workflow.DEFAULT_VERSION, 1) == 1;
+  }
+
+  /** Asked whenever polling observation starts, after {@link #observesByPolling}. */
+  boolean observesBySchedule() {
+    return Workflow.getVersion(OBSERVE_BY_SCHEDULE, Workflow.DEFAULT_VERSION, 1) == 1;
   }
 
   /** Asked whenever observation starts, before the phase is published. */

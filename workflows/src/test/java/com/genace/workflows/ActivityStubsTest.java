@@ -25,17 +25,18 @@ class ActivityStubsTest {
 
   /** The options each activity type is scheduled with. */
   private static final Map<String, ActivityOptions> OPTIONS_BY_TYPE =
-      Map.of(
-          "Register", ActivityStubs.LEDGER_STEP,
-          "OpenReview", ActivityStubs.LEDGER_STEP,
-          "RecordResolution", ActivityStubs.LEDGER_STEP,
-          "EndCancelled", ActivityStubs.LEDGER_STEP,
-          "GatherEvidence", ActivityStubs.EVIDENCE,
-          "CheckFoundJob", ActivityStubs.CHECK_JOB,
-          "Dispatch", ActivityStubs.DISPATCH,
-          "PollRemoteJob", ActivityStubs.POLL,
-          "Observe", ActivityStubs.LEGACY_OBSERVE,
-          "Deliver", ActivityStubs.DELIVER);
+      Map.ofEntries(
+          Map.entry("Register", ActivityStubs.LEDGER_STEP),
+          Map.entry("OpenReview", ActivityStubs.LEDGER_STEP),
+          Map.entry("RecordResolution", ActivityStubs.LEDGER_STEP),
+          Map.entry("EndCancelled", ActivityStubs.LEDGER_STEP),
+          Map.entry("GatherEvidence", ActivityStubs.EVIDENCE),
+          Map.entry("CheckFoundJob", ActivityStubs.CHECK_JOB),
+          Map.entry("Dispatch", ActivityStubs.DISPATCH),
+          Map.entry("PollRemoteJob", ActivityStubs.POLL),
+          Map.entry("Observe", ActivityStubs.LEGACY_OBSERVE),
+          Map.entry("AwaitRemoteJob", ActivityStubs.AWAIT_POLLS),
+          Map.entry("Deliver", ActivityStubs.DELIVER));
 
   static List<Path> histories() throws Exception {
     return GenerationWorkflowReplayTest.histories();

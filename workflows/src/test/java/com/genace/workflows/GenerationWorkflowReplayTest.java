@@ -95,6 +95,8 @@ class GenerationWorkflowReplayTest {
             "cancel-delivering.json",
             "temporal-cancel-observing.json",
             "swept-review-found-remote-job.json",
+            "polling-delivered.json",
+            "polling-observation-worker-crash.json",
             "legacy-delivered.json",
             "legacy-review-found-remote-job.json");
   }

@@ -70,6 +70,8 @@ public final class StatusDocument {
         s -> {
           status.put("open_reviews", s.openReviews());
           status.put("oldest_review_age_seconds", Math.round(s.oldestReviewAgeSeconds()));
+          status.put("polls_overdue", s.pollsOverdue());
+          status.put("oldest_poll_overdue_seconds", Math.round(s.oldestPollOverdueSeconds()));
           ObjectNode phases = status.putObject("operations_by_phase");
           s.phases().forEach((phase, n) -> phases.put(phase.wire(), n));
         });

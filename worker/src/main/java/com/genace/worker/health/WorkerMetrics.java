@@ -60,6 +60,15 @@ public final class WorkerMetrics {
     Gauge.builder("genace_open_reviews", () -> figure(s -> s.openReviews())).register(registry);
     Gauge.builder("genace_oldest_review_age_seconds", () -> figure(s -> s.oldestReviewAgeSeconds()))
         .register(registry);
+    Gauge.builder("genace_polls_overdue", () -> figure(s -> s.pollsOverdue()))
+        .description(
+            "operations whose status poll is overdue by 5 s or more, fleet-wide: the observation's"
+                + " backlog")
+        .register(registry);
+    Gauge.builder(
+            "genace_oldest_poll_overdue_seconds", () -> figure(s -> s.oldestPollOverdueSeconds()))
+        .description("how late the most overdue status poll is, fleet-wide")
+        .register(registry);
     Gauge.builder(
             "genace_operations_started_not_registered",
             () -> startedNotRegistered().map(Long::doubleValue).orElse(Double.NaN))

@@ -1,0 +1,230 @@
+package com.genace.observation;
+
+import com.genace.ledger.DuePoll;
+import com.genace.ledger.ObservationWaiter;
+import com.genace.ledger.OperationsLedger;
+import com.genace.model.Phase;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
+import io.temporal.client.ActivityCanceledException;
+import io.temporal.client.ActivityCompletionClient;
+import io.temporal.client.ActivityNotExistsException;
+import io.temporal.failure.ApplicationFailure;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A worker's share of the ledger's poll schedule: claims due operations ({@link
+ * OperationsLedger#claimDuePolls}), polls each once with {@link ObservationActivitiesImpl}'s rules
+ * (snapshots only forward, under the fenced write; 404 to review; pacing by backoff, jitter and
+ * {@code Retry-After}), and then either puts the next poll on the schedule or, once the operation
+ * has an outcome, completes the activity waiting for it ({@link
+ * ObservationActivities#awaitRemoteJob}) and takes it off the schedule.
+ *
+ * <p>Why: a poll costs a claim share, a GET and one {@code UPDATE}, with no Temporal call, so a
+ * render of hours costs Temporal one activity whatever its number of polls, and the pace a fleet
+ * can poll at is the ledger's and Genace's, not the Temporal server's (each poll as an activity
+ * attempt held 10,000 renders to a fifth of their pace on this machine; see docs/performance.md).
+ *
+ * <p>Crashes: a loop that dies leaves its claimed operations due again once their claim time (the
+ * ledger's lease duration) has run out, for any worker's loop; a loop that stalled past it can no
+ * longer reschedule or end them (the claim's token no longer matches). A completion Temporal cannot
+ * take now is tried again a few seconds later; one for an activity no longer waiting is dropped, as
+ * that activity's next attempt (or none, if the workflow moved on) reads the ledger itself.
+ */
+public final class PollLoop implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(PollLoop.class);
+
+  /** Operations claimed at once: enough to keep the pollers busy, few enough to share. */
+  static final int CLAIM_BATCH = 100;
+
+  /** How soon a completion Temporal refused for now is tried again. */
+  static final Duration COMPLETION_RETRY = Duration.ofSeconds(5);
+
+  /** How long closing waits for the polls under way. */
+  private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
+
+  private final OperationsLedger ledger;
+  private final ObservationActivitiesImpl polls;
+  private final ActivityCompletionClient completions;
+  private final BooleanSupplier started;
+  private final BooleanSupplier stopped;
+  private final Duration claimTime;
+  private final Duration idleWait;
+  private final Semaphore inFlight;
+  private final ExecutorService pollers;
+  private final Thread loop;
+  private volatile boolean closed;
+
+  /**
+   * @param started whether the loop may claim yet (its worker has started): it waits till then
+   * @param stopped whether its worker is shutting down: it then stops as {@link #close} does
+   * @param pollers how many polls run at once; twice as many may wait for a poller
+   */
+  public PollLoop(
+      OperationsLedger ledger,
+      ObservationActivitiesImpl polls,
+      ActivityCompletionClient completions,
+      PollingPolicy policy,
+      BooleanSupplier started,
+      BooleanSupplier stopped,
+      int pollers) {
+    if (pollers < 1) {
+      throw new IllegalArgumentException("a poll loop needs at least one poller");
+    }
+    this.ledger = ledger;
+    this.polls = polls;
+    this.completions = completions;
+    this.started = started;
+    this.stopped = stopped;
+    this.claimTime = ledger.leaseDuration();
+    Duration oneSecond = Duration.ofSeconds(1);
+    this.idleWait =
+        policy.initialDelay().compareTo(oneSecond) < 0 ? policy.initialDelay() : oneSecond;
+    this.inFlight = new Semaphore(3 * pollers);
+    this.pollers = Executors.newFixedThreadPool(pollers, daemons("genace-poll-"));
+    this.loop = daemons("genace-poll-loop").newThread(this::run);
+  }
+
+  public PollLoop start() {
+    loop.start();
+    return this;
+  }
+
+  /** Stops claiming and waits a little for the polls under way; the rest are due again later. */
+  @Override
+  public void close() {
+    closed = true;
+    if (Thread.currentThread() != loop) {
+      loop.interrupt();
+    }
+    pollers.shutdown();
+    try {
+      if (!pollers.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+        pollers.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      pollers.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void run() {
+    Duration failureWait = idleWait;
+    while (!closed) {
+      if (stopped.getAsBoolean()) {
+        close();
+        return;
+      }
+      try {
+        if (!started.getAsBoolean()) {
+          pause(idleWait);
+          continue;
+        }
+        inFlight.acquire(); // one free place at least before claiming
+        int free = 1 + inFlight.drainPermits();
+        List<DuePoll> due;
+        try {
+          due = ledger.claimDuePolls(Math.min(free, CLAIM_BATCH), claimTime);
+        } catch (RuntimeException e) {
+          inFlight.release(free);
+          log.warn("poll schedule unreadable, trying again in {}: {}", failureWait, e.toString());
+          pause(failureWait);
+          failureWait = Duration.ofMillis(Math.min(30_000, failureWait.toMillis() * 2));
+          continue;
+        }
+        failureWait = idleWait;
+        inFlight.release(free - due.size());
+        for (DuePoll claimed : due) {
+          pollers.execute(() -> pollAndRelease(claimed));
+        }
+        if (due.size() < free) {
+          pause(idleWait); // nothing more due now
+        }
+      } catch (InterruptedException e) {
+        return; // closing
+      } catch (RuntimeException e) {
+        // The pollers refused work (closing), or a bug: never let the loop die silently.
+        if (!closed) {
+          log.error("poll loop failed; going on", e);
+        }
+      }
+    }
+  }
+
+  private void pollAndRelease(DuePoll claimed) {
+    Context trace = PollTracing.of(claimed.waiter().flatMap(ObservationWaiter::traceParent));
+    try (Scope ignored = trace.makeCurrent()) {
+      pollOnce(claimed);
+    } catch (RuntimeException e) {
+      // The ledger failed mid-way: the claim runs out and the operation is due again.
+      log.warn("poll of {} failed: {}", claimed.row().operationId(), e.toString());
+    } finally {
+      inFlight.release();
+    }
+  }
+
+  /** One claimed operation: a poll, then the next one scheduled or the waiting activity told. */
+  void pollOnce(DuePoll claimed) {
+    ObservationResult outcome;
+    try {
+      outcome = polls.poll(claimed.row(), claimed.pollCount() + 1);
+    } catch (ApplicationFailure pollAgain) {
+      if (claimed.row().phase() != Phase.OBSERVING) {
+        // Moved on without an observation's outcome (abandoned): nothing is waiting for one.
+        ledger.finishPolls(claimed);
+        return;
+      }
+      Duration delay = Optional.ofNullable(pollAgain.getNextRetryDelay()).orElse(idleWait);
+      ledger.reschedulePoll(claimed, delay);
+      return;
+    }
+    if (tell(claimed.waiter(), outcome)) {
+      ledger.finishPolls(claimed);
+    } else {
+      ledger.reschedulePoll(claimed, COMPLETION_RETRY);
+    }
+  }
+
+  /** Completes the waiting activity; false if Temporal could not take it now. */
+  private boolean tell(Optional<ObservationWaiter> waiter, ObservationResult outcome) {
+    if (waiter.isEmpty()) {
+      return true;
+    }
+    ObservationWaiter w = waiter.get();
+    try {
+      completions.complete(w.workflowId(), Optional.of(w.runId()), w.activityId(), outcome);
+      return true;
+    } catch (ActivityNotExistsException | ActivityCanceledException e) {
+      // No attempt waits now: its next one, if any, finds the outcome in the ledger.
+      return true;
+    } catch (RuntimeException e) {
+      log.warn("could not complete the observation of {}: {}", w.workflowId(), e.toString());
+      return false;
+    }
+  }
+
+  private void pause(Duration wait) throws InterruptedException {
+    Thread.sleep(wait.toMillis());
+  }
+
+  private static ThreadFactory daemons(String prefix) {
+    AtomicInteger count = new AtomicInteger();
+    return runnable -> {
+      Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+}

@@ -1,0 +1,160 @@
+package com.genace.ledger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.genace.db.Database;
+import com.genace.db.DatabaseConfig;
+import com.genace.testing.DatabaseExtension;
+import com.genace.testing.TestDatabase;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The ledger's poll schedule: registration, claims by token, and loops that never overlap. */
+@ExtendWith(DatabaseExtension.class)
+class PollScheduleTest {
+
+  private static final Duration CLAIM = Duration.ofSeconds(30);
+  private static final ObservationWaiter WAITER = new ObservationWaiter("op-1", "run-1", "7");
+
+  private DataSource dataSource;
+  private OperationsLedger ledger;
+  private LedgerFixtures fixtures;
+
+  @BeforeEach
+  void setUp(DataSource dataSource) {
+    this.dataSource = dataSource;
+    this.ledger = new OperationsLedger(dataSource);
+    this.fixtures = new LedgerFixtures(ledger, dataSource);
+  }
+
+  @Test
+  void an_observing_operation_is_due_at_once_for_its_waiter_and_then_not_until_rescheduled() {
+    fixtures.observing("op-1", "gen_1");
+
+    assertThat(ledger.awaitObservation("op-1", WAITER, Duration.ZERO)).isTrue();
+    List<DuePoll> claimed = ledger.claimDuePolls(10, CLAIM);
+
+    assertThat(claimed).hasSize(1);
+    DuePoll poll = claimed.get(0);
+    assertThat(poll.row().operationId()).isEqualTo("op-1");
+    assertThat(poll.row().remoteJobId()).contains("gen_1");
+    assertThat(poll.waiter()).contains(WAITER);
+    assertThat(poll.pollCount()).isZero();
+    assertThat(ledger.claimDuePolls(10, CLAIM)).as("claimed: not due again").isEmpty();
+
+    assertThat(ledger.reschedulePoll(poll, Duration.ZERO)).isTrue();
+    DuePoll next = ledger.claimDuePolls(10, CLAIM).get(0);
+    assertThat(next.pollCount()).isEqualTo(1);
+    assertThat(ledger.finishPolls(next)).isTrue();
+
+    dueNow("op-1");
+    assertThat(ledger.claimDuePolls(10, CLAIM)).as("finished: off the schedule").isEmpty();
+  }
+
+  @Test
+  void an_operation_past_observation_is_not_put_on_the_schedule() {
+    fixtures.pending("op-1");
+
+    assertThat(ledger.awaitObservation("op-1", WAITER, Duration.ZERO)).isFalse();
+    assertThat(ledger.claimDuePolls(10, CLAIM)).isEmpty();
+  }
+
+  @Test
+  void a_claim_whose_time_ran_out_is_taken_over_and_can_no_longer_reschedule_or_finish() {
+    fixtures.observing("op-1", "gen_1");
+    ledger.awaitObservation("op-1", WAITER, Duration.ZERO);
+    DuePoll crashed = ledger.claimDuePolls(10, CLAIM).get(0);
+
+    dueNow("op-1"); // the claim time has run out: the loop that claimed it died or stalled
+    DuePoll takeover = ledger.claimDuePolls(10, CLAIM).get(0);
+
+    assertThat(takeover.row().operationId()).isEqualTo("op-1");
+    assertThat(ledger.reschedulePoll(crashed, Duration.ZERO)).isFalse();
+    assertThat(ledger.finishPolls(crashed)).isFalse();
+    assertThat(ledger.claimDuePolls(10, CLAIM)).as("still the takeover's").isEmpty();
+    assertThat(ledger.reschedulePoll(takeover, Duration.ZERO)).isTrue();
+  }
+
+  @Test
+  void the_same_activity_registering_again_keeps_the_schedule_and_a_new_one_starts_over() {
+    fixtures.observing("op-1", "gen_1");
+    ledger.awaitObservation("op-1", WAITER, Duration.ZERO);
+    DuePoll first = ledger.claimDuePolls(10, CLAIM).get(0);
+    ledger.reschedulePoll(first, Duration.ZERO);
+    DuePoll second = ledger.claimDuePolls(10, CLAIM).get(0);
+
+    assertThat(ledger.awaitObservation("op-1", WAITER, Duration.ZERO))
+        .as("its next attempt")
+        .isTrue();
+    assertThat(ledger.claimDuePolls(10, CLAIM)).as("the claim stands").isEmpty();
+    assertThat(ledger.reschedulePoll(second, Duration.ZERO)).isTrue();
+
+    ObservationWaiter another = new ObservationWaiter("op-1", "run-1", "12");
+    assertThat(ledger.awaitObservation("op-1", another, Duration.ZERO)).isTrue();
+    DuePoll fresh = ledger.claimDuePolls(10, CLAIM).get(0);
+    assertThat(fresh.waiter()).contains(another);
+    assertThat(fresh.pollCount()).isZero();
+  }
+
+  @Test
+  void several_loops_claiming_at_once_share_the_due_operations_without_overlap() throws Exception {
+    int operations = 300;
+    for (int i = 0; i < operations; i++) {
+      String id = "op-" + i;
+      fixtures.observing(id, "gen_" + i);
+      ledger.awaitObservation(id, new ObservationWaiter(id, "run", "1"), Duration.ZERO);
+    }
+    int loops = 6;
+    ExecutorService pool = Executors.newFixedThreadPool(loops);
+    List<Database> pools = new ArrayList<>();
+    try {
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<List<String>>> claims = new ArrayList<>();
+      for (int loop = 0; loop < loops; loop++) {
+        // Each loop on its own connection pool, as separate workers are.
+        Database database = Database.open(DatabaseConfig.of(TestDatabase.url()).withMaxPoolSize(1));
+        pools.add(database);
+        OperationsLedger own = new OperationsLedger(database.dataSource());
+        claims.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  List<String> mine = new ArrayList<>();
+                  List<DuePoll> batch;
+                  while (!(batch = own.claimDuePolls(7, CLAIM)).isEmpty()) {
+                    batch.forEach(p -> mine.add(p.row().operationId()));
+                  }
+                  return mine;
+                }));
+      }
+      start.countDown();
+      List<String> all = new ArrayList<>();
+      for (Future<List<String>> claim : claims) {
+        all.addAll(claim.get());
+      }
+
+      assertThat(all).as("every due operation claimed once").hasSize(operations);
+      assertThat(all).doesNotHaveDuplicates();
+    } finally {
+      pool.shutdownNow();
+      pools.forEach(Database::close);
+    }
+  }
+
+  /** Moves a scheduled poll's due time into the past: what waiting for it would do. */
+  private void dueNow(String operationId) {
+    fixtures.execute(
+        "UPDATE app_generation_operations SET poll_due_at = clock_timestamp() - interval '1 ms'"
+            + " WHERE operation_id = ? AND poll_due_at IS NOT NULL",
+        operationId);
+  }
+}
