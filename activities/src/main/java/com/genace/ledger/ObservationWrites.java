@@ -24,7 +24,8 @@ final class ObservationWrites {
    * the snapshot ranks higher than the stored one (queued 0 &lt; running 1 &lt; terminal 2), and no
    * other owner holds a live lease (free, expired by {@code clock_timestamp()}, or ours). It then
    * writes what the fenced snapshot write does (succeeded → delivering; failed or canceled → failed
-   * with the reason), under a new revision, leaving the lease free.
+   * with the reason), under a new revision, leaving the lease free. A terminal snapshot also takes
+   * the operation off the poll schedule ({@link PollSchedule}): nothing is left to poll.
    *
    * <p>Why this is as safe as claim → write → release: the fence exists so that no worker whose
    * lease went stale writes while another holds a live one. Here no lease is held across time at
@@ -77,6 +78,7 @@ final class ObservationWrites {
                                       ELSE o.failure_reason END,
                 lease_owner = NULL,
                 lease_until = NULL,
+                poll_due_at = CASE WHEN a.status_rank = 2 THEN NULL ELSE o.poll_due_at END,
                 updated_at = clock_timestamp()
             FROM args a
             WHERE o.operation_id = a.operation_id

@@ -391,17 +391,15 @@ public final class OperationsLedger {
   }
 
   /**
-   * Observation by the poll schedule: polls the operation from {@code firstIn} from now on and
-   * names {@code waiter} as the activity to complete with the outcome. See {@link PollSchedule}.
+   * Observation by the poll schedule: puts the operation on it, names {@code waiter} as the
+   * activity to complete with the outcome, and claims it for the lease's length so that the caller
+   * makes the first poll (see {@link PollSchedule}).
    *
-   * @return false if the operation is not observing (its outcome is already in the ledger)
+   * @return the claim; empty if the operation is not observing (its outcome is in the ledger)
    */
-  public boolean awaitObservation(String operationId, ObservationWaiter waiter, Duration firstIn) {
+  public Optional<DuePoll> awaitObservation(String operationId, ObservationWaiter waiter) {
     Identifiers.requireOperationId(operationId);
-    if (firstIn.isNegative()) {
-      throw new IllegalArgumentException("the first poll cannot be due in the past");
-    }
-    return polls.await(operationId, waiter, firstIn);
+    return polls.await(operationId, waiter, leaseDuration);
   }
 
   /** Up to {@code limit} operations due for a poll, each claimed for {@code claimFor}. */
@@ -420,6 +418,16 @@ public final class OperationsLedger {
    */
   public boolean reschedulePoll(DuePoll claimed, Duration delay) {
     return polls.reschedule(claimed, delay);
+  }
+
+  /**
+   * Puts a claimed operation back on the schedule, {@code delay} from now, because its waiting
+   * activity could not be told its outcome; also after a terminal snapshot took it off.
+   *
+   * @return false if another claim or another waiting activity overtook it: nothing changed
+   */
+  public boolean retryTelling(DuePoll claimed, ObservationWaiter waiter, Duration delay) {
+    return polls.retryTelling(claimed, waiter, delay);
   }
 
   /**

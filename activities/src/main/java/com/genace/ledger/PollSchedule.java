@@ -30,41 +30,40 @@ final class PollSchedule {
   }
 
   /**
-   * Schedules the first poll and names the activity waiting for the outcome, while the operation
-   * observes. The same activity registering again (its next attempt, after a timeout) keeps the
-   * schedule as it is, claim and backoff step included; a new activity (a new observation after a
-   * review) starts over with a new token, so that no claim of the old one can end it.
+   * Puts the operation on the schedule, names the activity waiting for the outcome, and claims it
+   * for {@code claimFor} at once, for that activity's own first poll; while the operation observes.
+   * The backoff's step carries over when the same activity registers again (its next attempt, after
+   * a timeout); a new activity (a new observation after a review) starts over. Either way the
+   * claim's new token overtakes any loop's claim.
    */
   static final SqlStatement AWAIT =
       SqlStatement.of(
           "await_observation",
           """
           UPDATE app_generation_operations o
-          SET poll_due_at = CASE WHEN o.observer_run_id = w.run_id
-                                      AND o.observer_activity_id = w.activity_id
-                                 THEN coalesce(o.poll_due_at, clock_timestamp())
-                                 ELSE clock_timestamp() + w.first_in END,
+          SET poll_due_at = clock_timestamp() + w.claim_for,
               poll_count = CASE WHEN o.observer_run_id = w.run_id
                                      AND o.observer_activity_id = w.activity_id
                                 THEN o.poll_count ELSE 0 END,
               observer_workflow_id = w.workflow_id, observer_run_id = w.run_id,
               observer_activity_id = w.activity_id, observer_traceparent = w.traceparent
           FROM (SELECT ?::text AS workflow_id, ?::text AS run_id, ?::text AS activity_id,
-                       ?::text AS traceparent, ?::interval AS first_in) w
+                       ?::text AS traceparent, ?::interval AS claim_for) w
           WHERE o.operation_id = ? AND o.phase = 'observing' AND o.next_action = 'observe'
+          RETURNING o.*
           """);
 
-  boolean await(String operationId, ObservationWaiter waiter, Duration firstIn) {
-    return sql.update(
-            AWAIT,
-            p ->
-                p.text(waiter.workflowId()) // observer_workflow_id
-                    .text(waiter.runId()) // observer_run_id
-                    .text(waiter.activityId()) // observer_activity_id
-                    .text(waiter.traceParent().orElse(null)) // observer_traceparent
-                    .interval(firstIn) // poll_due_at - clock_timestamp()
-                    .text(operationId)) // operation_id
-        == 1;
+  Optional<DuePoll> await(String operationId, ObservationWaiter waiter, Duration claimFor) {
+    return sql.queryOne(
+        AWAIT,
+        p ->
+            p.text(waiter.workflowId()) // observer_workflow_id
+                .text(waiter.runId()) // observer_run_id
+                .text(waiter.activityId()) // observer_activity_id
+                .text(waiter.traceParent().orElse(null)) // observer_traceparent
+                .interval(claimFor) // poll_due_at - clock_timestamp()
+                .text(operationId), // operation_id
+        PollSchedule::duePoll);
   }
 
   /**
@@ -113,6 +112,33 @@ final class PollSchedule {
                 p.interval(delay) // poll_due_at - clock_timestamp()
                     .text(claimed.row().operationId()) // operation_id
                     .timestamp(claimed.token())) // the claim's token
+        == 1;
+  }
+
+  /**
+   * Puts a claimed operation whose outcome its waiting activity could not be told back on the
+   * schedule, {@code delay} from now: also when a terminal snapshot has already taken it off (see
+   * {@link ObservationWrites}), as long as no other activity has registered since.
+   */
+  static final SqlStatement RETRY_TELLING =
+      SqlStatement.of(
+          "retry_telling",
+          """
+          UPDATE app_generation_operations
+          SET poll_due_at = clock_timestamp() + ?::interval
+          WHERE operation_id = ? AND (poll_due_at IS NULL OR poll_due_at = ?)
+            AND observer_run_id = ? AND observer_activity_id = ?
+          """);
+
+  boolean retryTelling(DuePoll claimed, ObservationWaiter waiter, Duration delay) {
+    return sql.update(
+            RETRY_TELLING,
+            p ->
+                p.interval(delay) // poll_due_at - clock_timestamp()
+                    .text(claimed.row().operationId()) // operation_id
+                    .timestamp(claimed.token()) // the claim's token
+                    .text(waiter.runId()) // observer_run_id
+                    .text(waiter.activityId())) // observer_activity_id
         == 1;
   }
 

@@ -9,6 +9,7 @@ import com.genace.client.JobSnapshot;
 import com.genace.client.RemoteJobNotFoundException;
 import com.genace.leasing.HeldLease;
 import com.genace.ledger.ClaimResult;
+import com.genace.ledger.DuePoll;
 import com.genace.ledger.ObservationWaiter;
 import com.genace.ledger.ObservedSnapshot;
 import com.genace.ledger.OperationRow;
@@ -103,9 +104,11 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
   }
 
   /**
-   * Puts the operation on the poll schedule, its first poll due at once, and returns without
-   * completing. No poll runs here: a worker that died during one would leave this attempt to its
-   * start-to-close timeout, where a poll loop's claim is taken over within the lease's length.
+   * Puts the operation on the poll schedule, claimed for this attempt, and polls it once here: a
+   * render already finished (the usual short one) then returns at once and costs the schedule
+   * nothing more. Otherwise the next poll goes on the schedule and this returns without completing.
+   * A worker that dies during this poll leaves the claim to run out (the lease's length), after
+   * which any poll loop takes the operation over.
    */
   @Override
   public ObservationResult awaitRemoteJob(String operationId) {
@@ -114,11 +117,50 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
     ObservationWaiter waiter =
         new ObservationWaiter(
             info.getWorkflowId(), info.getRunId(), info.getActivityId(), PollTracing.current());
-    if (ledger.awaitObservation(operationId, waiter, Duration.ZERO)) {
+    Optional<DuePoll> claimed = ledger.awaitObservation(operationId, waiter);
+    if (claimed.isEmpty()) {
+      return ended(ledger.get(operationId), info.getAttempt());
+    }
+    Optional<ObservationResult> outcome = pollClaimed(claimed.get());
+    if (outcome.isEmpty()) {
       context.doNotCompleteOnReturn(); // a poll loop completes it (PollLoop)
       return null;
     }
-    return ended(ledger.get(operationId), info.getAttempt());
+    told(claimed.get(), outcome.get());
+    return outcome.get();
+  }
+
+  /**
+   * Polls an operation claimed from the schedule. Empty when there is nothing to tell: the next
+   * poll is on the schedule (unless another claim overtook this one), or the operation moved on
+   * without an observation's outcome (abandoned) and left the schedule. Otherwise the outcome to
+   * tell the waiting activity, after which {@link #told} ends the schedule.
+   */
+  Optional<ObservationResult> pollClaimed(DuePoll claimed) {
+    try {
+      return Optional.of(poll(claimed.row(), claimed.pollCount() + 1));
+    } catch (ApplicationFailure pollAgain) {
+      if (claimed.row().phase() != Phase.OBSERVING) {
+        ledger.finishPolls(claimed);
+      } else {
+        Duration delay =
+            Optional.ofNullable(pollAgain.getNextRetryDelay()).orElse(policy.initialDelay());
+        ledger.reschedulePoll(claimed, delay);
+      }
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Ends the schedule of a claimed operation whose waiting activity has its outcome. A terminal
+   * snapshot already did when it was recorded: only a review, or an outcome the claim found already
+   * in the ledger, costs a statement here.
+   */
+  void told(DuePoll claimed, ObservationResult outcome) {
+    boolean snapshotEndedIt = claimed.row().phase() == Phase.OBSERVING && !outcome.endedInReview();
+    if (!snapshotEndedIt) {
+      ledger.finishPolls(claimed);
+    }
   }
 
   /** One poll, the {@code attempt}-th (from 1) of this observation. */

@@ -3,13 +3,11 @@ package com.genace.observation;
 import com.genace.ledger.DuePoll;
 import com.genace.ledger.ObservationWaiter;
 import com.genace.ledger.OperationsLedger;
-import com.genace.model.Phase;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import io.temporal.client.ActivityCanceledException;
 import io.temporal.client.ActivityCompletionClient;
 import io.temporal.client.ActivityNotExistsException;
-import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -177,40 +175,29 @@ public final class PollLoop implements AutoCloseable {
 
   /** One claimed operation: a poll, then the next one scheduled or the waiting activity told. */
   void pollOnce(DuePoll claimed) {
-    ObservationResult outcome;
-    try {
-      outcome = polls.poll(claimed.row(), claimed.pollCount() + 1);
-    } catch (ApplicationFailure pollAgain) {
-      if (claimed.row().phase() != Phase.OBSERVING) {
-        // Moved on without an observation's outcome (abandoned): nothing is waiting for one.
-        ledger.finishPolls(claimed);
-        return;
-      }
-      Duration delay = Optional.ofNullable(pollAgain.getNextRetryDelay()).orElse(idleWait);
-      ledger.reschedulePoll(claimed, delay);
+    Optional<ObservationResult> outcome = polls.pollClaimed(claimed);
+    if (outcome.isEmpty()) {
       return;
     }
-    if (tell(claimed.waiter(), outcome)) {
-      ledger.finishPolls(claimed);
+    Optional<ObservationWaiter> waiter = claimed.waiter();
+    if (waiter.isEmpty() || tell(waiter.get(), outcome.get())) {
+      polls.told(claimed, outcome.get());
     } else {
-      ledger.reschedulePoll(claimed, COMPLETION_RETRY);
+      ledger.retryTelling(claimed, waiter.get(), COMPLETION_RETRY);
     }
   }
 
   /** Completes the waiting activity; false if Temporal could not take it now. */
-  private boolean tell(Optional<ObservationWaiter> waiter, ObservationResult outcome) {
-    if (waiter.isEmpty()) {
-      return true;
-    }
-    ObservationWaiter w = waiter.get();
+  private boolean tell(ObservationWaiter waiter, ObservationResult outcome) {
     try {
-      completions.complete(w.workflowId(), Optional.of(w.runId()), w.activityId(), outcome);
+      completions.complete(
+          waiter.workflowId(), Optional.of(waiter.runId()), waiter.activityId(), outcome);
       return true;
     } catch (ActivityNotExistsException | ActivityCanceledException e) {
       // No attempt waits now: its next one, if any, finds the outcome in the ledger.
       return true;
     } catch (RuntimeException e) {
-      log.warn("could not complete the observation of {}: {}", w.workflowId(), e.toString());
+      log.warn("could not complete the observation of {}: {}", waiter.workflowId(), e.toString());
       return false;
     }
   }

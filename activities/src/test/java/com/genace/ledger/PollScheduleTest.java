@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.genace.db.Database;
 import com.genace.db.DatabaseConfig;
+import com.genace.model.Phase;
+import com.genace.model.RemoteStatus;
 import com.genace.testing.DatabaseExtension;
 import com.genace.testing.TestDatabase;
 import java.time.Duration;
@@ -37,23 +39,21 @@ class PollScheduleTest {
   }
 
   @Test
-  void an_observing_operation_is_due_at_once_for_its_waiter_and_then_not_until_rescheduled() {
+  void the_waiting_activity_claims_the_first_poll_and_the_next_is_due_only_when_rescheduled() {
     fixtures.observing("op-1", "gen_1");
 
-    assertThat(ledger.awaitObservation("op-1", WAITER, Duration.ZERO)).isTrue();
-    List<DuePoll> claimed = ledger.claimDuePolls(10, CLAIM);
+    DuePoll first = ledger.awaitObservation("op-1", WAITER).orElseThrow();
 
-    assertThat(claimed).hasSize(1);
-    DuePoll poll = claimed.get(0);
-    assertThat(poll.row().operationId()).isEqualTo("op-1");
-    assertThat(poll.row().remoteJobId()).contains("gen_1");
-    assertThat(poll.waiter()).contains(WAITER);
-    assertThat(poll.pollCount()).isZero();
-    assertThat(ledger.claimDuePolls(10, CLAIM)).as("claimed: not due again").isEmpty();
+    assertThat(first.row().operationId()).isEqualTo("op-1");
+    assertThat(first.row().remoteJobId()).contains("gen_1");
+    assertThat(first.waiter()).contains(WAITER);
+    assertThat(first.pollCount()).isZero();
+    assertThat(ledger.claimDuePolls(10, CLAIM)).as("claimed by the waiter").isEmpty();
 
-    assertThat(ledger.reschedulePoll(poll, Duration.ZERO)).isTrue();
+    assertThat(ledger.reschedulePoll(first, Duration.ZERO)).isTrue();
     DuePoll next = ledger.claimDuePolls(10, CLAIM).get(0);
     assertThat(next.pollCount()).isEqualTo(1);
+    assertThat(next.waiter()).contains(WAITER);
     assertThat(ledger.finishPolls(next)).isTrue();
 
     dueNow("op-1");
@@ -64,17 +64,16 @@ class PollScheduleTest {
   void an_operation_past_observation_is_not_put_on_the_schedule() {
     fixtures.pending("op-1");
 
-    assertThat(ledger.awaitObservation("op-1", WAITER, Duration.ZERO)).isFalse();
+    assertThat(ledger.awaitObservation("op-1", WAITER)).isEmpty();
     assertThat(ledger.claimDuePolls(10, CLAIM)).isEmpty();
   }
 
   @Test
   void a_claim_whose_time_ran_out_is_taken_over_and_can_no_longer_reschedule_or_finish() {
     fixtures.observing("op-1", "gen_1");
-    ledger.awaitObservation("op-1", WAITER, Duration.ZERO);
-    DuePoll crashed = ledger.claimDuePolls(10, CLAIM).get(0);
+    DuePoll crashed = ledger.awaitObservation("op-1", WAITER).orElseThrow();
 
-    dueNow("op-1"); // the claim time has run out: the loop that claimed it died or stalled
+    dueNow("op-1"); // the claim time has run out: whoever claimed it died or stalled
     DuePoll takeover = ledger.claimDuePolls(10, CLAIM).get(0);
 
     assertThat(takeover.row().operationId()).isEqualTo("op-1");
@@ -85,24 +84,39 @@ class PollScheduleTest {
   }
 
   @Test
-  void the_same_activity_registering_again_keeps_the_schedule_and_a_new_one_starts_over() {
+  void the_same_activity_registering_again_keeps_its_backoff_and_a_new_one_starts_over() {
     fixtures.observing("op-1", "gen_1");
-    ledger.awaitObservation("op-1", WAITER, Duration.ZERO);
-    DuePoll first = ledger.claimDuePolls(10, CLAIM).get(0);
-    ledger.reschedulePoll(first, Duration.ZERO);
-    DuePoll second = ledger.claimDuePolls(10, CLAIM).get(0);
+    ledger.reschedulePoll(ledger.awaitObservation("op-1", WAITER).orElseThrow(), Duration.ZERO);
+    DuePoll loops = ledger.claimDuePolls(10, CLAIM).get(0);
 
-    assertThat(ledger.awaitObservation("op-1", WAITER, Duration.ZERO))
-        .as("its next attempt")
-        .isTrue();
-    assertThat(ledger.claimDuePolls(10, CLAIM)).as("the claim stands").isEmpty();
-    assertThat(ledger.reschedulePoll(second, Duration.ZERO)).isTrue();
+    DuePoll again = ledger.awaitObservation("op-1", WAITER).orElseThrow();
 
+    assertThat(again.pollCount()).as("its next attempt keeps the step").isEqualTo(1);
+    assertThat(ledger.reschedulePoll(loops, Duration.ZERO)).as("overtaken").isFalse();
     ObservationWaiter another = new ObservationWaiter("op-1", "run-1", "12");
-    assertThat(ledger.awaitObservation("op-1", another, Duration.ZERO)).isTrue();
-    DuePoll fresh = ledger.claimDuePolls(10, CLAIM).get(0);
+    DuePoll fresh = ledger.awaitObservation("op-1", another).orElseThrow();
     assertThat(fresh.waiter()).contains(another);
     assertThat(fresh.pollCount()).isZero();
+  }
+
+  @Test
+  void a_terminal_snapshot_takes_the_operation_off_and_an_untold_outcome_puts_it_back() {
+    fixtures.observing("op-1", "gen_1");
+    DuePoll claimed = ledger.awaitObservation("op-1", WAITER).orElseThrow();
+
+    assertThat(
+            ledger.recordObservedSnapshot(
+                "op-1", "worker-a", "gen_1", RemoteStatus.SUCCEEDED, "{}", null))
+        .isInstanceOf(ObservedSnapshot.Recorded.class);
+    dueNow("op-1");
+    assertThat(ledger.claimDuePolls(10, CLAIM)).as("nothing left to poll").isEmpty();
+
+    ObservationWaiter another = new ObservationWaiter("op-1", "run-1", "12");
+    assertThat(ledger.retryTelling(claimed, another, Duration.ZERO)).isFalse();
+    assertThat(ledger.retryTelling(claimed, WAITER, Duration.ZERO)).isTrue();
+    DuePoll toTell = ledger.claimDuePolls(10, CLAIM).get(0);
+    assertThat(toTell.row().phase()).isEqualTo(Phase.DELIVERING);
+    assertThat(toTell.waiter()).contains(WAITER);
   }
 
   @Test
@@ -111,7 +125,8 @@ class PollScheduleTest {
     for (int i = 0; i < operations; i++) {
       String id = "op-" + i;
       fixtures.observing(id, "gen_" + i);
-      ledger.awaitObservation(id, new ObservationWaiter(id, "run", "1"), Duration.ZERO);
+      ledger.awaitObservation(id, new ObservationWaiter(id, "run", "1"));
+      dueNow(id);
     }
     int loops = 6;
     ExecutorService pool = Executors.newFixedThreadPool(loops);

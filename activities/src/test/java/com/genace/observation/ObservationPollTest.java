@@ -4,14 +4,10 @@ import static io.temporal.failure.ApplicationErrorCategory.BENIGN;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import com.genace.client.CreateOutcome;
-import com.genace.client.CreateRequest;
 import com.genace.client.GenaceClient;
 import com.genace.client.GenaceRateLimitedException;
-import com.genace.client.JobOutput;
 import com.genace.client.JobSnapshot;
 import com.genace.client.MalformedResponseException;
-import com.genace.client.RemoteJob;
 import com.genace.client.RemoteJobNotFoundException;
 import com.genace.ledger.ClaimResult;
 import com.genace.ledger.Lease;
@@ -27,15 +23,12 @@ import com.genace.model.ReviewReason;
 import com.genace.stats.ActivityStats;
 import com.genace.testing.DatabaseExtension;
 import io.temporal.failure.ApplicationFailure;
-import java.io.InputStream;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
-import java.util.function.Function;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,39 +45,6 @@ class ObservationPollTest {
 
   private DataSource db;
   private OperationsLedger ledger;
-
-  /** Genace as a function of the requested job id; a poll calls nothing but {@code get}. */
-  private record ScriptedGenace(Function<String, JobSnapshot> answer) implements GenaceClient {
-    @Override
-    public JobSnapshot get(String remoteJobId) {
-      return answer.apply(remoteJobId);
-    }
-
-    @Override
-    public CreateOutcome create(CreateRequest request) {
-      throw new UnsupportedOperationException("a poll never POSTs");
-    }
-
-    @Override
-    public List<String> listModels() {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public InputStream openOutput(JobOutput output) {
-      throw new UnsupportedOperationException("a poll never downloads");
-    }
-
-    @Override
-    public Optional<RemoteJob> lookUp(String remoteJobId) {
-      throw new UnsupportedOperationException("a poll reads no job metadata");
-    }
-
-    @Override
-    public Optional<List<RemoteJob>> search(String operationId) {
-      throw new UnsupportedOperationException("a poll never searches");
-    }
-  }
 
   @BeforeEach
   void an_operation_observing_its_accepted_job(DataSource db) {

@@ -78,6 +78,7 @@ class BenchCommandTest {
     assertThat(json.get("expected_gets_per_s").asDouble()).isEqualTo(0.2);
     assertPositive(json, "heap_used_mb", "rss_mb", "threads", "readyz_p99_ms");
     assertThat(json.get("gets_per_s").isNumber()).isTrue();
+    assertThat(json.get("polls_overdue").isIntegralNumber()).isTrue();
   }
 
   @Test

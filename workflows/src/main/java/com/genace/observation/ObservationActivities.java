@@ -28,11 +28,11 @@ public interface ObservationActivities {
 
   /**
    * Observation by the ledger's poll schedule: puts the operation on the schedule that every
-   * worker's poll loop reads and returns without completing; the loop that sees the job terminal
-   * (or the operation sent to review) completes this activity with the same result {@link
-   * #pollRemoteJob} returns. Each poll is a ledger claim and a GET, with no Temporal call. An
-   * attempt that finds the operation past observation returns the ledger's outcome at once; another
-   * attempt (after a timeout) keeps the schedule as it is.
+   * worker's poll loop reads and polls it once; a job already terminal (or the operation sent to
+   * review) returns at once. Otherwise it returns without completing, and the loop that later sees
+   * the end completes this activity with the same result {@link #pollRemoteJob} returns. Each later
+   * poll is a ledger claim and a GET, with no Temporal call. An attempt that finds the operation
+   * past observation returns the ledger's outcome at once.
    */
   ObservationResult awaitRemoteJob(String operationId);
 }

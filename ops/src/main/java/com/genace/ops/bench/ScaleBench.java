@@ -103,6 +103,7 @@ final class ScaleBench {
         gets = simulator.counts().gets() - gets;
         Duration window = Duration.ofNanos(System.nanoTime() - started);
         observing = observing(database.dataSource());
+        long overdue = pollsOverdue(database.dataSource());
         progress.accept("reading the worker's heap, RSS and threads");
         Long heap = worker.liveHeapBytes();
         Double getsPerSecond = Figures.perSecond(gets, window);
@@ -114,6 +115,7 @@ final class ScaleBench {
             .put("threads", worker.threads())
             .put("gets_per_s", getsPerSecond)
             .put("expected_gets_per_s", expectedGetsPerSecond(observing, polling))
+            .put("polls_overdue", overdue)
             .put("readyz_p99_ms", probes.p99())
             .put("readyz_samples", probes.samples())
             .put("readyz_not_ready", probes.notReady())
@@ -176,6 +178,21 @@ final class ScaleBench {
             connection.prepareStatement(
                 "SELECT count(*) FROM app_generation_operations WHERE operation_id LIKE ?"
                     + " AND phase = 'observing'")) {
+      statement.setString(1, prefix + "%");
+      try (ResultSet rs = statement.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  /** The poll schedule's backlog at the end: polls due 5 s ago or more that no loop claimed. */
+  private long pollsOverdue(DataSource dataSource) throws SQLException {
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement statement =
+            connection.prepareStatement(
+                "SELECT count(*) FROM app_generation_operations WHERE operation_id LIKE ?"
+                    + " AND poll_due_at < clock_timestamp() - interval '5 seconds'")) {
       statement.setString(1, prefix + "%");
       try (ResultSet rs = statement.executeQuery()) {
         rs.next();

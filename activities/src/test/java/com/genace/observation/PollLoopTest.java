@@ -1,0 +1,173 @@
+package com.genace.observation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.genace.client.JobSnapshot;
+import com.genace.ledger.ClaimResult;
+import com.genace.ledger.DuePoll;
+import com.genace.ledger.Lease;
+import com.genace.ledger.NewOperation;
+import com.genace.ledger.ObservationWaiter;
+import com.genace.ledger.OperationsLedger;
+import com.genace.model.NextAction;
+import com.genace.model.Phase;
+import com.genace.model.RemoteStatus;
+import com.genace.stats.ActivityStats;
+import com.genace.testing.DatabaseExtension;
+import io.temporal.testing.TestWorkflowEnvironment;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * One claimed poll of the poll loop, run by the test rather than the loop's threads, against the
+ * real ledger and a real Temporal test server's completion client (the waiting activity named here
+ * does not exist there, as after its workflow moved on). The loop's end-to-end path, with real
+ * waiting activities, crashes and takeovers, is the worker module's tests.
+ */
+@ExtendWith(DatabaseExtension.class)
+class PollLoopTest {
+
+  private static final String OP = "op-loop";
+  private static final String JOB = "gen_loop";
+  private static final Duration CLAIM = Duration.ofSeconds(30);
+  private static final PollingPolicy POLICY =
+      new PollingPolicy(Duration.ofSeconds(1), Duration.ofSeconds(15), 1.5, 0.2, 5);
+  private static final ObservationWaiter GONE = new ObservationWaiter(OP, "run-gone", "1");
+
+  private final AtomicReference<RemoteStatus> genaceSays = new AtomicReference<>();
+  private DataSource db;
+  private OperationsLedger ledger;
+  private TestWorkflowEnvironment temporal;
+  private PollLoop loop;
+
+  @BeforeEach
+  void an_operation_on_the_poll_schedule(DataSource db) {
+    this.db = db;
+    this.ledger = new OperationsLedger(db, CLAIM);
+    ledger.create(new NewOperation(OP, "image-v1", "{\"prompt\":\"fox\"}"));
+    Lease dispatch =
+        ((ClaimResult.Acquired) ledger.claim(OP, "dispatcher", NextAction.DISPATCH)).lease();
+    ledger.markSubmitting(dispatch);
+    ledger.recordAccepted(dispatch, JOB);
+    // The waiting activity registered, polled once itself and put the next poll on the schedule.
+    ledger.reschedulePoll(ledger.awaitObservation(OP, GONE).orElseThrow(), Duration.ZERO);
+    temporal = TestWorkflowEnvironment.newInstance();
+    ObservationActivitiesImpl polls =
+        new ObservationActivitiesImpl(
+            ledger,
+            new ScriptedGenace(id -> new JobSnapshot(id, genaceSays.get(), List.of(), null)),
+            "worker-a",
+            POLICY,
+            Clock.systemUTC(),
+            ActivityStats.NONE);
+    loop =
+        new PollLoop(
+            ledger,
+            polls,
+            temporal.getWorkflowClient().newActivityCompletionClient(),
+            POLICY,
+            () -> false,
+            () -> false,
+            1);
+  }
+
+  @AfterEach
+  void close() {
+    loop.close();
+    temporal.close();
+  }
+
+  @Test
+  void a_running_job_is_polled_again_after_the_pacing() {
+    genaceSays.set(RemoteStatus.RUNNING);
+    DuePoll claimed = ledger.claimDuePolls(10, CLAIM).get(0);
+
+    loop.pollOnce(claimed);
+
+    assertThat(ledger.get(OP).remoteStatus()).contains(RemoteStatus.RUNNING);
+    Instant due = dueAt().orElseThrow();
+    // First poll's pacing: 1 s with 20 % jitter, well before the claim's 30 s would have run out.
+    assertThat(due).isBefore(Instant.now().plusSeconds(2));
+    assertThat(ledger.claimDuePolls(10, CLAIM)).as("not due yet").isEmpty();
+  }
+
+  @Test
+  void a_claim_overtaken_while_its_poll_was_out_cannot_reschedule() {
+    genaceSays.set(RemoteStatus.RUNNING);
+    DuePoll stalled = ledger.claimDuePolls(10, CLAIM).get(0);
+    dueNow(); // its claim time ran out while its GET was out
+    DuePoll takeover = ledger.claimDuePolls(10, CLAIM).get(0);
+    Instant takeoverDue = dueAt().orElseThrow();
+
+    loop.pollOnce(stalled);
+
+    assertThat(dueAt()).as("the takeover's claim stands").contains(takeoverDue);
+    loop.pollOnce(takeover);
+    assertThat(dueAt().orElseThrow()).isBefore(takeoverDue);
+  }
+
+  @Test
+  void a_terminal_job_ends_the_schedule_once_no_activity_waits_any_more() {
+    genaceSays.set(RemoteStatus.SUCCEEDED);
+    DuePoll claimed = ledger.claimDuePolls(10, CLAIM).get(0);
+
+    loop.pollOnce(claimed);
+
+    assertThat(ledger.get(OP).phase()).isEqualTo(Phase.DELIVERING);
+    assertThat(dueAt()).as("off the schedule").isEmpty();
+  }
+
+  @Test
+  void an_operation_that_moved_on_without_an_outcome_leaves_the_schedule() {
+    genaceSays.set(RemoteStatus.RUNNING);
+    Lease observe =
+        ((ClaimResult.Acquired) ledger.claim(OP, "canceller", NextAction.OBSERVE)).lease();
+    ledger.cancel(observe, "ops", "not needed");
+    DuePoll claimed = ledger.claimDuePolls(10, CLAIM).get(0);
+
+    loop.pollOnce(claimed);
+
+    assertThat(ledger.get(OP).phase()).isEqualTo(Phase.ABANDONED);
+    assertThat(dueAt()).isEmpty();
+  }
+
+  private java.util.Optional<Instant> dueAt() {
+    try (Connection c = db.getConnection();
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT poll_due_at FROM app_generation_operations WHERE operation_id = ?")) {
+      s.setString(1, OP);
+      try (ResultSet rs = s.executeQuery()) {
+        rs.next();
+        return java.util.Optional.ofNullable(rs.getTimestamp(1)).map(java.sql.Timestamp::toInstant);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private void dueNow() {
+    try (Connection c = db.getConnection();
+        PreparedStatement s =
+            c.prepareStatement(
+                "UPDATE app_generation_operations SET poll_due_at = clock_timestamp()"
+                    + " - interval '1 ms' WHERE operation_id = ?")) {
+      s.setString(1, OP);
+      s.executeUpdate();
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
