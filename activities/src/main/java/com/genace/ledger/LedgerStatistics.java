@@ -83,7 +83,7 @@ public final class LedgerStatistics {
                                               WHERE next_action <> 'none'
                                                 AND phase = 'in_review'),
                   'polls_overdue', (SELECT count(*) FROM app_generation_operations
-                                    WHERE poll_due_at < clock_timestamp() - interval '5 seconds'),
+                                    WHERE poll_due_at < statement_timestamp() - interval '5 seconds'),
                   'oldest_poll_due_at', (SELECT min(poll_due_at) FROM app_generation_operations
                                          WHERE poll_due_at IS NOT NULL)),
                 refreshed_at = clock_timestamp(),

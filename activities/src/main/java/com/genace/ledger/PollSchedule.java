@@ -68,7 +68,10 @@ final class PollSchedule {
 
   /**
    * Up to {@code limit} due operations, oldest due first, each claimed for {@code claimFor}. Rows
-   * another loop is claiming at this moment are skipped, not waited for.
+   * another loop is claiming at this moment are skipped, not waited for. "Due" is compared with
+   * {@code statement_timestamp()}, which is stable within the statement and so bounds the index
+   * scan to the due entries ({@code clock_timestamp()} is volatile: only a filter, read over every
+   * scheduled row); the token is still {@code clock_timestamp()}, distinct for every claim.
    */
   static final SqlStatement CLAIM_DUE =
       SqlStatement.of(
@@ -76,10 +79,10 @@ final class PollSchedule {
           """
           WITH due AS (
             SELECT operation_id FROM app_generation_operations
-            WHERE poll_due_at <= clock_timestamp()
+            WHERE poll_due_at <= statement_timestamp()
             ORDER BY poll_due_at
             LIMIT ?
-            FOR UPDATE SKIP LOCKED
+            FOR NO KEY UPDATE SKIP LOCKED
           )
           UPDATE app_generation_operations o
           SET poll_due_at = clock_timestamp() + ?::interval

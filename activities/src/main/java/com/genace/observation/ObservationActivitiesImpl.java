@@ -132,8 +132,8 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
 
   /**
    * Polls an operation claimed from the schedule. Empty when there is nothing to tell: the next
-   * poll is on the schedule (unless another claim overtook this one), or the operation moved on
-   * without an observation's outcome (abandoned) and left the schedule. Otherwise the outcome to
+   * poll is on the schedule (or another claim overtook this one and has it), or the operation moved
+   * on without an observation's outcome (abandoned) and left the schedule. Otherwise the outcome to
    * tell the waiting activity, after which {@link #told} ends the schedule.
    */
   Optional<ObservationResult> pollClaimed(DuePoll claimed) {
@@ -142,12 +142,16 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
     } catch (ApplicationFailure pollAgain) {
       if (claimed.row().phase() != Phase.OBSERVING) {
         ledger.finishPolls(claimed);
-      } else {
-        Duration delay =
-            Optional.ofNullable(pollAgain.getNextRetryDelay()).orElse(policy.initialDelay());
-        ledger.reschedulePoll(claimed, delay);
+        return Optional.empty();
       }
-      return Optional.empty();
+      Duration delay =
+          Optional.ofNullable(pollAgain.getNextRetryDelay()).orElse(policy.initialDelay());
+      if (ledger.reschedulePoll(claimed, delay)) {
+        return Optional.empty();
+      }
+      // Overtaken: another claim has the schedule (it will tell), or a terminal snapshot took the
+      // operation off it meanwhile, whose outcome no one may be left to tell but this poll.
+      return LedgerOutcome.of(ledger.get(claimed.row().operationId()));
     }
   }
 

@@ -151,13 +151,23 @@ public final class PollLoop implements AutoCloseable {
           pause(idleWait); // nothing more due now
         }
       } catch (InterruptedException e) {
-        return; // closing
-      } catch (RuntimeException e) {
-        // The pollers refused work (closing), or a bug: never let the loop die silently.
+        // close() interrupts; anything else does not stop this worker's share of the polls.
+      } catch (RuntimeException | Error e) {
+        // The pollers refused work (closing), or a bug: the loop must outlive it, or this worker
+        // would stop polling with nothing to show for it.
         if (!closed) {
           log.error("poll loop failed; going on", e);
+          pauseQuietly(idleWait);
         }
       }
+    }
+  }
+
+  private void pauseQuietly(Duration wait) {
+    try {
+      pause(wait);
+    } catch (InterruptedException e) {
+      // closing, or a stray interrupt: the loop checks which
     }
   }
 

@@ -2,6 +2,7 @@ package com.genace.observation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.genace.client.GenaceUnavailableException;
 import com.genace.client.JobSnapshot;
 import com.genace.ledger.ClaimResult;
 import com.genace.ledger.DuePoll;
@@ -51,6 +52,7 @@ class PollLoopTest {
   private OperationsLedger ledger;
   private TestWorkflowEnvironment temporal;
   private PollLoop loop;
+  private ObservationActivitiesImpl polls;
 
   @BeforeEach
   void an_operation_on_the_poll_schedule(DataSource db) {
@@ -64,10 +66,16 @@ class PollLoopTest {
     // The waiting activity registered, polled once itself and put the next poll on the schedule.
     ledger.reschedulePoll(ledger.awaitObservation(OP, GONE).orElseThrow(), Duration.ZERO);
     temporal = TestWorkflowEnvironment.newInstance();
-    ObservationActivitiesImpl polls =
+    polls =
         new ObservationActivitiesImpl(
             ledger,
-            new ScriptedGenace(id -> new JobSnapshot(id, genaceSays.get(), List.of(), null)),
+            new ScriptedGenace(
+                id -> {
+                  if (genaceSays.get() == null) {
+                    throw new GenaceUnavailableException("503 from Genace");
+                  }
+                  return new JobSnapshot(id, genaceSays.get(), List.of(), null);
+                }),
             "worker-a",
             POLICY,
             Clock.systemUTC(),
@@ -116,6 +124,20 @@ class PollLoopTest {
     assertThat(dueAt()).as("the takeover's claim stands").contains(takeoverDue);
     loop.pollOnce(takeover);
     assertThat(dueAt().orElseThrow()).isBefore(takeoverDue);
+  }
+
+  @Test
+  void a_failed_poll_whose_claim_a_terminal_snapshot_overtook_tells_the_outcome() {
+    DuePoll stalled = ledger.claimDuePolls(10, CLAIM).get(0);
+    // Meanwhile another poll recorded the end, which took the operation off the schedule.
+    ledger.recordObservedSnapshot(OP, "worker-b", JOB, RemoteStatus.SUCCEEDED, "{}", null);
+    genaceSays.set(null); // this poll's GET fails
+
+    java.util.Optional<ObservationResult> outcome = polls.pollClaimed(stalled);
+
+    assertThat(outcome).as("the only one left to tell the waiting activity").isPresent();
+    assertThat(outcome.get().status()).isEqualTo(RemoteStatus.SUCCEEDED);
+    assertThat(dueAt()).isEmpty();
   }
 
   @Test
