@@ -58,13 +58,31 @@ wait_for 90 curl -sf "http://$GENACE_STATUS_ADDR/startupz" || fail "the worker d
 SIM="http://127.0.0.1:$SIM_PORT"
 SIMULATOR_URL="$SIM"
 
+# Runs the venv's Python. The temporalio client can abort at interpreter exit, after the script
+# has done its work ("Fatal Python error: PyGILState_Release ... finalizing": temporalio/sdk-python
+# issue 300, a Rust thread outliving the interpreter). That abort alone is reported, not failed:
+# what the script printed is still checked by its caller. Any other failure fails.
+run_python() {
+  local status=0
+  "$VENV/bin/python" "$@" 2>"$WORK/python.err" || status=$?
+  cat "$WORK/python.err" >&2
+  if ((status == 134)) && grep -q 'PyGILState_Release' "$WORK/python.err" \
+      && grep -q 'runtime state: finalizing' "$WORK/python.err"; then
+    log "note: temporalio aborted at interpreter exit (sdk-python issue 300); output checked" >&2
+    return 0
+  fi
+  return "$status"
+}
+
 log "Python tier: clients/python/contract_check.py"
-"$VENV/bin/python" clients/python/contract_check.py --temporal "$TEMPORAL_ADDRESS" --simulator "$SIM" \
-  | sed 's/^/   /' || fail "the Python tier"
+run_python clients/python/contract_check.py --temporal "$TEMPORAL_ADDRESS" --simulator "$SIM" \
+  >"$WORK/contract.out" || { sed 's/^/   /' "$WORK/contract.out"; fail "the Python tier"; }
+sed 's/^/   /' "$WORK/contract.out"
+grep -q ' passed, 0 failed$' "$WORK/contract.out" || fail "the Python tier did not finish its checks"
 pass "the Python tier (official temporalio SDK, no Java)"
 
 describe_field() {
-  "$VENV/bin/python" - "$1" "$2" <<'PY'
+  run_python - "$1" "$2" <<'PY'
 import asyncio, json, os, sys
 from temporalio.client import Client
 async def main():
@@ -78,7 +96,7 @@ describe_phase() { describe_field "$1" phase; }
 
 log "README example: Python"
 scripts/readme-example.py README.md python >"$WORK/example.py" || fail "README has no Python example"
-OPERATION_ID="readme-py-$RANDOM" "$VENV/bin/python" "$WORK/example.py" >"$WORK/example-py.out" \
+OPERATION_ID="readme-py-$RANDOM" run_python "$WORK/example.py" >"$WORK/example-py.out" \
   || fail "the README's Python example: $(cat "$WORK/example-py.out")"
 grep -q '"phase": "DELIVERED"' "$WORK/example-py.out" && pass "the README's Python example delivers" \
   || fail "the README's Python example printed: $(cat "$WORK/example-py.out")"
