@@ -426,8 +426,11 @@ public final class OperationsLedger {
    *
    * @return false if another claim or another waiting activity overtook it: nothing changed
    */
-  public boolean retryTelling(DuePoll claimed, ObservationWaiter waiter, Duration delay) {
-    return polls.retryTelling(claimed, waiter, delay);
+  public boolean retryTelling(DuePoll claimed, Duration delay) {
+    if (claimed.waiter().isEmpty()) {
+      throw new IllegalArgumentException("no activity waits for " + claimed.row().operationId());
+    }
+    return polls.retryTelling(claimed, delay);
   }
 
   /**

@@ -11,7 +11,7 @@ import java.util.Optional;
 /**
  * The ledger as the observation's poll schedule: which observing operations are due for a status
  * read, claimed by any worker's poll loop with {@code SKIP LOCKED} so that loops never wait on one
- * another nor poll the same operation twice.
+ * another nor claim the same due operation twice.
  *
  * <p>The schedule's columns ({@code poll_due_at}, {@code poll_count}, the observer's ids) are
  * bookkeeping, not the operation's state: they take no lease, no revision and leave no history row.
@@ -133,7 +133,8 @@ final class PollSchedule {
             AND observer_run_id = ? AND observer_activity_id = ?
           """);
 
-  boolean retryTelling(DuePoll claimed, ObservationWaiter waiter, Duration delay) {
+  boolean retryTelling(DuePoll claimed, Duration delay) {
+    ObservationWaiter waiter = claimed.waiter().orElseThrow();
     return sql.update(
             RETRY_TELLING,
             p ->

@@ -193,7 +193,7 @@ public final class PollLoop implements AutoCloseable {
     if (waiter.isEmpty() || tell(waiter.get(), outcome.get())) {
       polls.told(claimed, outcome.get());
     } else {
-      ledger.retryTelling(claimed, waiter.get(), COMPLETION_RETRY);
+      ledger.retryTelling(claimed, COMPLETION_RETRY);
     }
   }
 
