@@ -391,15 +391,18 @@ public final class OperationsLedger {
   }
 
   /**
-   * Observation by the poll schedule: puts the operation on it, names {@code waiter} as the
-   * activity to complete with the outcome, and claims it for the lease's length so that the caller
-   * makes the first poll (see {@link PollSchedule}).
+   * Observation by the poll schedule: puts the operation on it and names {@code waiter} as the
+   * activity to complete with the outcome (see {@link PollSchedule}). With {@code claim} (the
+   * activity's first attempt) it is claimed for the lease's length so that the caller makes the
+   * first poll; without, the schedule stays as it is.
    *
-   * @return the claim; empty if the operation is not observing (its outcome is in the ledger)
+   * @return the row (and the claim's token); empty if the operation is not observing (its outcome
+   *     is in the ledger)
    */
-  public Optional<DuePoll> awaitObservation(String operationId, ObservationWaiter waiter) {
+  public Optional<DuePoll> awaitObservation(
+      String operationId, ObservationWaiter waiter, boolean claim) {
     Identifiers.requireOperationId(operationId);
-    return polls.await(operationId, waiter, leaseDuration);
+    return polls.await(operationId, waiter, claim, leaseDuration);
   }
 
   /** Up to {@code limit} operations due for a poll, each claimed for {@code claimFor}. */

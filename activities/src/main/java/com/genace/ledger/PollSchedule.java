@@ -30,30 +30,34 @@ final class PollSchedule {
   }
 
   /**
-   * Puts the operation on the schedule, names the activity waiting for the outcome, and claims it
-   * for {@code claimFor} at once, for that activity's own first poll; while the operation observes.
-   * The backoff's step carries over when the same activity registers again (its next attempt, after
-   * a timeout); a new activity (a new observation after a review) starts over. Either way the
-   * claim's new token overtakes any loop's claim.
+   * Puts the operation on the schedule and names the activity waiting for the outcome, while the
+   * operation observes. The activity's first attempt ({@code claim}) claims it for {@code claimFor}
+   * at once, for its own first poll; the claim's new token overtakes any loop's claim. A later
+   * attempt (after its start-to-close timeout) only names itself again and leaves the schedule as
+   * it is, due at once if there was none (its first attempt was lost before registering). The
+   * backoff's step carries over within the same activity; a new activity (a new observation after a
+   * review) starts over.
    */
   static final SqlStatement AWAIT =
       SqlStatement.of(
           "await_observation",
           """
           UPDATE app_generation_operations o
-          SET poll_due_at = clock_timestamp() + w.claim_for,
+          SET poll_due_at = CASE WHEN w.claim THEN clock_timestamp() + w.claim_for
+                                 ELSE coalesce(o.poll_due_at, clock_timestamp()) END,
               poll_count = CASE WHEN o.observer_run_id = w.run_id
                                      AND o.observer_activity_id = w.activity_id
                                 THEN o.poll_count ELSE 0 END,
               observer_workflow_id = w.workflow_id, observer_run_id = w.run_id,
               observer_activity_id = w.activity_id, observer_traceparent = w.traceparent
           FROM (SELECT ?::text AS workflow_id, ?::text AS run_id, ?::text AS activity_id,
-                       ?::text AS traceparent, ?::interval AS claim_for) w
+                       ?::text AS traceparent, ?::boolean AS claim, ?::interval AS claim_for) w
           WHERE o.operation_id = ? AND o.phase = 'observing' AND o.next_action = 'observe'
           RETURNING o.*
           """);
 
-  Optional<DuePoll> await(String operationId, ObservationWaiter waiter, Duration claimFor) {
+  Optional<DuePoll> await(
+      String operationId, ObservationWaiter waiter, boolean claim, Duration claimFor) {
     return sql.queryOne(
         AWAIT,
         p ->
@@ -61,6 +65,7 @@ final class PollSchedule {
                 .text(waiter.runId()) // observer_run_id
                 .text(waiter.activityId()) // observer_activity_id
                 .text(waiter.traceParent().orElse(null)) // observer_traceparent
+                .bool(claim) // claim for a first poll, or keep the schedule
                 .interval(claimFor) // poll_due_at - clock_timestamp()
                 .text(operationId), // operation_id
         PollSchedule::duePoll);

@@ -108,7 +108,9 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
    * render already finished (the usual short one) then returns at once and costs the schedule
    * nothing more. Otherwise the next poll goes on the schedule and this returns without completing.
    * A worker that dies during this poll leaves the claim to run out (the lease's length), after
-   * which any poll loop takes the operation over.
+   * which any poll loop takes the operation over. A later attempt (its start-to-close timeout ran
+   * out: a completion was lost, or the task was lost with a frozen worker) names itself again and
+   * returns without polling.
    */
   @Override
   public ObservationResult awaitRemoteJob(String operationId) {
@@ -117,9 +119,15 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
     ObservationWaiter waiter =
         new ObservationWaiter(
             info.getWorkflowId(), info.getRunId(), info.getActivityId(), PollTracing.current());
-    Optional<DuePoll> claimed = ledger.awaitObservation(operationId, waiter);
+    boolean firstAttempt = info.getAttempt() == 1;
+    Optional<DuePoll> claimed = ledger.awaitObservation(operationId, waiter, firstAttempt);
     if (claimed.isEmpty()) {
       return ended(ledger.get(operationId), info.getAttempt());
+    }
+    if (!firstAttempt) {
+      // A retry after the timeout only names itself as the waiter; the loops go on polling.
+      context.doNotCompleteOnReturn();
+      return null;
     }
     Optional<ObservationResult> outcome = pollClaimed(claimed.get());
     if (outcome.isEmpty()) {

@@ -42,7 +42,7 @@ class PollScheduleTest {
   void the_waiting_activity_claims_the_first_poll_and_the_next_is_due_only_when_rescheduled() {
     fixtures.observing("op-1", "gen_1");
 
-    DuePoll first = ledger.awaitObservation("op-1", WAITER).orElseThrow();
+    DuePoll first = ledger.awaitObservation("op-1", WAITER, true).orElseThrow();
 
     assertThat(first.row().operationId()).isEqualTo("op-1");
     assertThat(first.row().remoteJobId()).contains("gen_1");
@@ -61,17 +61,28 @@ class PollScheduleTest {
   }
 
   @Test
+  void a_retry_whose_first_attempt_never_registered_makes_the_operation_due_at_once() {
+    fixtures.observing("op-1", "gen_1");
+
+    DuePoll retried = ledger.awaitObservation("op-1", WAITER, false).orElseThrow();
+
+    assertThat(retried.waiter()).contains(WAITER);
+    List<DuePoll> due = ledger.claimDuePolls(10, CLAIM);
+    assertThat(due).extracting(p -> p.row().operationId()).containsExactly("op-1");
+  }
+
+  @Test
   void an_operation_past_observation_is_not_put_on_the_schedule() {
     fixtures.pending("op-1");
 
-    assertThat(ledger.awaitObservation("op-1", WAITER)).isEmpty();
+    assertThat(ledger.awaitObservation("op-1", WAITER, true)).isEmpty();
     assertThat(ledger.claimDuePolls(10, CLAIM)).isEmpty();
   }
 
   @Test
   void a_claim_whose_time_ran_out_is_taken_over_and_can_no_longer_reschedule_or_finish() {
     fixtures.observing("op-1", "gen_1");
-    DuePoll crashed = ledger.awaitObservation("op-1", WAITER).orElseThrow();
+    DuePoll crashed = ledger.awaitObservation("op-1", WAITER, true).orElseThrow();
 
     dueNow("op-1"); // the claim time has run out: whoever claimed it died or stalled
     DuePoll takeover = ledger.claimDuePolls(10, CLAIM).get(0);
@@ -86,15 +97,20 @@ class PollScheduleTest {
   @Test
   void the_same_activity_registering_again_keeps_its_backoff_and_a_new_one_starts_over() {
     fixtures.observing("op-1", "gen_1");
-    ledger.reschedulePoll(ledger.awaitObservation("op-1", WAITER).orElseThrow(), Duration.ZERO);
+    ledger.reschedulePoll(
+        ledger.awaitObservation("op-1", WAITER, true).orElseThrow(), Duration.ZERO);
     DuePoll loops = ledger.claimDuePolls(10, CLAIM).get(0);
 
-    DuePoll again = ledger.awaitObservation("op-1", WAITER).orElseThrow();
+    DuePoll retried = ledger.awaitObservation("op-1", WAITER, false).orElseThrow();
 
-    assertThat(again.pollCount()).as("its next attempt keeps the step").isEqualTo(1);
+    assertThat(retried.pollCount()).as("its next attempt keeps the step").isEqualTo(1);
+    assertThat(retried.token()).as("and leaves the loop's claim").isEqualTo(loops.token());
+    assertThat(ledger.reschedulePoll(loops, Duration.ZERO)).isTrue();
+    DuePoll again = ledger.awaitObservation("op-1", WAITER, true).orElseThrow();
+    assertThat(again.pollCount()).isEqualTo(2);
     assertThat(ledger.reschedulePoll(loops, Duration.ZERO)).as("overtaken").isFalse();
     ObservationWaiter another = new ObservationWaiter("op-1", "run-1", "12");
-    DuePoll fresh = ledger.awaitObservation("op-1", another).orElseThrow();
+    DuePoll fresh = ledger.awaitObservation("op-1", another, true).orElseThrow();
     assertThat(fresh.waiter()).contains(another);
     assertThat(fresh.pollCount()).isZero();
   }
@@ -102,7 +118,7 @@ class PollScheduleTest {
   @Test
   void a_terminal_snapshot_takes_the_operation_off_and_an_untold_outcome_puts_it_back() {
     fixtures.observing("op-1", "gen_1");
-    DuePoll claimed = ledger.awaitObservation("op-1", WAITER).orElseThrow();
+    DuePoll claimed = ledger.awaitObservation("op-1", WAITER, true).orElseThrow();
 
     assertThat(
             ledger.recordObservedSnapshot(
@@ -112,7 +128,9 @@ class PollScheduleTest {
     assertThat(ledger.claimDuePolls(10, CLAIM)).as("nothing left to poll").isEmpty();
 
     assertThat(ledger.retryTelling(claimed, Duration.ZERO)).isTrue();
-    assertThat(ledger.retryTelling(claimed, Duration.ZERO)).as("back on: its token is gone").isFalse();
+    assertThat(ledger.retryTelling(claimed, Duration.ZERO))
+        .as("back on: its token is gone")
+        .isFalse();
     DuePoll toTell = ledger.claimDuePolls(10, CLAIM).get(0);
     assertThat(toTell.row().phase()).isEqualTo(Phase.DELIVERING);
     assertThat(toTell.waiter()).contains(WAITER);
@@ -124,7 +142,7 @@ class PollScheduleTest {
     for (int i = 0; i < operations; i++) {
       String id = "op-" + i;
       fixtures.observing(id, "gen_" + i);
-      ledger.awaitObservation(id, new ObservationWaiter(id, "run", "1"));
+      ledger.awaitObservation(id, new ObservationWaiter(id, "run", "1"), true);
       dueNow(id);
     }
     int loops = 6;

@@ -64,7 +64,7 @@ class PollLoopTest {
     ledger.markSubmitting(dispatch);
     ledger.recordAccepted(dispatch, JOB);
     // The waiting activity registered, polled once itself and put the next poll on the schedule.
-    ledger.reschedulePoll(ledger.awaitObservation(OP, GONE).orElseThrow(), Duration.ZERO);
+    ledger.reschedulePoll(ledger.awaitObservation(OP, GONE, true).orElseThrow(), Duration.ZERO);
     temporal = TestWorkflowEnvironment.newInstance();
     polls =
         new ObservationActivitiesImpl(

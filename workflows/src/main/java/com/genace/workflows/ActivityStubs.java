@@ -92,16 +92,19 @@ final class ActivityStubs {
           .build();
 
   /**
-   * Waits for a poll loop's answer. The attempt itself only puts the operation on the poll
-   * schedule, and no heartbeat is needed: a crashed worker's polls are taken over through the
-   * ledger, and the completion comes from whichever loop sees the end. The start-to-close timeout
-   * only bounds how long a completion that could not be delivered (no attempt was waiting) goes
-   * unnoticed: the next attempt reads the outcome from the ledger.
+   * Waits for a poll loop's answer. The attempt itself only puts the operation on the poll schedule
+   * (and polls once), and no heartbeat is needed: a crashed worker's polls are taken over through
+   * the ledger, and the completion comes from whichever loop sees the end. The start-to-close
+   * timeout bounds what Temporal cannot see otherwise: a task handed to a worker that froze before
+   * it ran (its poll for tasks answered while stopped), or a completion that found no attempt
+   * waiting; the next attempt registers again or reads the outcome from the ledger. Each such
+   * attempt costs Temporal about what one poll did before the schedule, once per two minutes of
+   * render instead of once per poll.
    */
   static final ActivityOptions AWAIT_POLLS =
       ActivityOptions.newBuilder()
           .setTaskQueue(TaskQueues.OBSERVATION)
-          .setStartToCloseTimeout(Duration.ofMinutes(10))
+          .setStartToCloseTimeout(Duration.ofMinutes(2))
           .setRetryOptions(
               RetryOptions.newBuilder()
                   .setInitialInterval(Duration.ofSeconds(1))
