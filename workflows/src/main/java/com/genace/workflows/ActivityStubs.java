@@ -74,6 +74,17 @@ final class ActivityStubs {
           .build();
 
   /**
+   * Observation's retries follow a timeout (a crashed or frozen worker), as pacing comes from
+   * elsewhere: soon, hence the low maximum.
+   */
+  private static final RetryOptions OBSERVATION_RETRIES =
+      RetryOptions.newBuilder()
+          .setInitialInterval(Duration.ofSeconds(1))
+          .setBackoffCoefficient(2)
+          .setMaximumInterval(Duration.ofSeconds(5))
+          .build();
+
+  /**
    * One status read per attempt. The attempt is short, so a worker that dies mid-poll is noticed
    * after the start-to-close timeout, not a heartbeat timeout; the pacing between polls comes from
    * each failed attempt's next retry delay, and this policy's interval only applies after a timeout
@@ -83,12 +94,7 @@ final class ActivityStubs {
       ActivityOptions.newBuilder()
           .setTaskQueue(TaskQueues.OBSERVATION)
           .setStartToCloseTimeout(Duration.ofSeconds(15))
-          .setRetryOptions(
-              RetryOptions.newBuilder()
-                  .setInitialInterval(Duration.ofSeconds(1))
-                  .setBackoffCoefficient(2)
-                  .setMaximumInterval(Duration.ofSeconds(5))
-                  .build())
+          .setRetryOptions(OBSERVATION_RETRIES)
           .build();
 
   /**
@@ -105,12 +111,7 @@ final class ActivityStubs {
       ActivityOptions.newBuilder()
           .setTaskQueue(TaskQueues.OBSERVATION)
           .setStartToCloseTimeout(Duration.ofMinutes(2))
-          .setRetryOptions(
-              RetryOptions.newBuilder()
-                  .setInitialInterval(Duration.ofSeconds(1))
-                  .setBackoffCoefficient(2)
-                  .setMaximumInterval(Duration.ofSeconds(5))
-                  .build())
+          .setRetryOptions(OBSERVATION_RETRIES)
           .build();
 
   /** The long observation of workflows started before {@link VersionMarkers#OBSERVE_BY_POLLING}. */

@@ -173,26 +173,21 @@ final class ScaleBench {
   }
 
   private long observing(DataSource dataSource) throws SQLException {
-    try (Connection connection = dataSource.getConnection();
-        PreparedStatement statement =
-            connection.prepareStatement(
-                "SELECT count(*) FROM app_generation_operations WHERE operation_id LIKE ?"
-                    + " AND phase = 'observing'")) {
-      statement.setString(1, prefix + "%");
-      try (ResultSet rs = statement.executeQuery()) {
-        rs.next();
-        return rs.getLong(1);
-      }
-    }
+    return countOwn(dataSource, "phase = 'observing'");
   }
 
   /** The poll schedule's backlog at the end: polls due 5 s ago or more that no loop claimed. */
   private long pollsOverdue(DataSource dataSource) throws SQLException {
+    return countOwn(dataSource, "poll_due_at < clock_timestamp() - interval '5 seconds'");
+  }
+
+  /** How many of this bench's operations meet {@code condition} (a constant SQL predicate). */
+  private long countOwn(DataSource dataSource, String condition) throws SQLException {
     try (Connection connection = dataSource.getConnection();
         PreparedStatement statement =
             connection.prepareStatement(
-                "SELECT count(*) FROM app_generation_operations WHERE operation_id LIKE ?"
-                    + " AND poll_due_at < clock_timestamp() - interval '5 seconds'")) {
+                "SELECT count(*) FROM app_generation_operations WHERE operation_id LIKE ? AND "
+                    + condition)) {
       statement.setString(1, prefix + "%");
       try (ResultSet rs = statement.executeQuery()) {
         rs.next();
