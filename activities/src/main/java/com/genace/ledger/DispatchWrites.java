@@ -78,14 +78,18 @@ final class DispatchWrites {
         FenceOutcome::read);
   }
 
-  /** submitting → observing: Genace accepted the POST as {@code remote_job_id}. */
+  /**
+   * submitting → observing: Genace accepted the POST as {@code remote_job_id}. The operation goes
+   * on the poll schedule at once ({@link PollSchedule#UNCLAIMED_FIRST_POLL}), so that it is
+   * observed whether or not Temporal starts the activity that waits for it soon.
+   */
   static final SqlStatement RECORD_ACCEPTED =
       SqlStatement.of(
           "record_accepted",
           """
           WITH args AS (
             SELECT ?::text AS operation_id, ?::text AS owner, ?::bigint AS revision,
-                   ?::jsonb AS details, ?::text AS remote_job_id
+                   ?::jsonb AS details, ?::text AS remote_job_id, ?::interval AS first_poll_in
           ),
           cur AS (
             SELECT o.phase,
@@ -97,7 +101,10 @@ final class DispatchWrites {
             UPDATE app_generation_operations o
             SET phase = 'observing', next_action = 'observe', remote_job_id = a.remote_job_id,
                 dispatch_outcome = 'accepted', dispatch_detail = NULL,
-                lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp()
+                lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp(),
+                poll_due_at = clock_timestamp() + a.first_poll_in, poll_count = 0,
+                observer_workflow_id = NULL, observer_run_id = NULL,
+                observer_activity_id = NULL, observer_traceparent = NULL
             FROM args a
             WHERE o.operation_id = a.operation_id
               AND o.lease_owner = a.owner AND o.revision = a.revision
@@ -129,7 +136,8 @@ final class DispatchWrites {
                 .text(lease.owner()) // lease_owner
                 .bigint(lease.revision()) // revision
                 .json(details) // transitions.details
-                .text(remoteJobId), // remote_job_id
+                .text(remoteJobId) // remote_job_id
+                .interval(PollSchedule.UNCLAIMED_FIRST_POLL), // poll_due_at - clock_timestamp()
         FenceOutcome::read);
   }
 

@@ -430,9 +430,6 @@ public final class OperationsLedger {
    * @return false if another claim or another waiting activity overtook it: nothing changed
    */
   public boolean retryTelling(DuePoll claimed, Duration delay) {
-    if (claimed.waiter().isEmpty()) {
-      throw new IllegalArgumentException("no activity waits for " + claimed.row().operationId());
-    }
     return polls.retryTelling(claimed, delay);
   }
 

@@ -23,6 +23,14 @@ import java.util.Optional;
  */
 final class PollSchedule {
 
+  /**
+   * When an operation that starts observing is first due for a poll loop: the waiting activity
+   * normally claims it for its own first poll well before ({@link #AWAIT}), so this only counts
+   * when Temporal has not started that activity yet (a backlog of tasks, or a task handed to a
+   * worker that froze). Polling then starts anyway, whatever Temporal's queue holds.
+   */
+  static final Duration UNCLAIMED_FIRST_POLL = Duration.ofSeconds(5);
+
   private final Sql sql;
 
   PollSchedule(Sql sql) {
@@ -30,12 +38,14 @@ final class PollSchedule {
   }
 
   /**
-   * Puts the operation on the schedule and names the activity waiting for the outcome, while the
-   * operation observes. The activity's first attempt ({@code claim}) claims it for {@code claimFor}
-   * at once, for its own first poll; the claim's new token overtakes any loop's claim. A later
-   * attempt (after its start-to-close timeout) only names itself again and leaves the schedule as
-   * it is, due at once if there was none (its first attempt was lost before registering). The
-   * backoff's step carries over within the same activity; a new activity (a new observation after a
+   * Names the activity waiting for the outcome, while the operation observes; the operation is on
+   * the schedule already (the write that made it observe put it there, {@link
+   * #UNCLAIMED_FIRST_POLL}). The activity's first attempt ({@code claim}) claims it for {@code
+   * claimFor} at once, for its own first poll; the claim's new token overtakes any loop's claim. A
+   * later attempt (after its start-to-close timeout) only names itself again and leaves the
+   * schedule as it is, due at once if there was none (an operation that started observing before
+   * the schedule began at that write). The backoff's step carries over within the same activity and
+   * from the polls made before any activity registered; a new activity (a new observation after a
    * review) starts over.
    */
   static final SqlStatement AWAIT =
@@ -45,8 +55,9 @@ final class PollSchedule {
           UPDATE app_generation_operations o
           SET poll_due_at = CASE WHEN w.claim THEN clock_timestamp() + w.claim_for
                                  ELSE coalesce(o.poll_due_at, clock_timestamp()) END,
-              poll_count = CASE WHEN o.observer_run_id = w.run_id
-                                     AND o.observer_activity_id = w.activity_id
+              poll_count = CASE WHEN o.observer_run_id IS NULL
+                                     OR (o.observer_run_id = w.run_id
+                                         AND o.observer_activity_id = w.activity_id)
                                 THEN o.poll_count ELSE 0 END,
               observer_workflow_id = w.workflow_id, observer_run_id = w.run_id,
               observer_activity_id = w.activity_id, observer_traceparent = w.traceparent
@@ -126,7 +137,8 @@ final class PollSchedule {
   /**
    * Puts a claimed operation whose outcome its waiting activity could not be told back on the
    * schedule, {@code delay} from now: also when a terminal snapshot has already taken it off (see
-   * {@link ObservationWrites}), as long as no other activity has registered since.
+   * {@link ObservationWrites}), as long as the activity the claim saw registered (or none) is still
+   * the one registered: one that registered since made its own first poll.
    */
   static final SqlStatement RETRY_TELLING =
       SqlStatement.of(
@@ -135,19 +147,20 @@ final class PollSchedule {
           UPDATE app_generation_operations
           SET poll_due_at = clock_timestamp() + ?::interval
           WHERE operation_id = ? AND (poll_due_at IS NULL OR poll_due_at = ?)
-            AND observer_run_id = ? AND observer_activity_id = ?
+            AND observer_run_id IS NOT DISTINCT FROM ?
+            AND observer_activity_id IS NOT DISTINCT FROM ?
           """);
 
   boolean retryTelling(DuePoll claimed, Duration delay) {
-    ObservationWaiter waiter = claimed.waiter().orElseThrow();
+    Optional<ObservationWaiter> waiter = claimed.waiter();
     return sql.update(
             RETRY_TELLING,
             p ->
                 p.interval(delay) // poll_due_at - clock_timestamp()
                     .text(claimed.row().operationId()) // operation_id
                     .timestamp(claimed.token()) // the claim's token
-                    .text(waiter.runId()) // observer_run_id
-                    .text(waiter.activityId())) // observer_activity_id
+                    .text(waiter.map(ObservationWaiter::runId).orElse(null)) // observer_run_id
+                    .text(waiter.map(ObservationWaiter::activityId).orElse(null))) // activity
         == 1;
   }
 

@@ -84,7 +84,8 @@ final class ReviewWrites {
   /**
    * in_review → observing (the operator found the remote job), pending (nothing was submitted:
    * dispatch again) or abandoned; under a reconcile lease. The stored snapshot is cleared so that
-   * observation starts afresh.
+   * observation starts afresh, and a found job goes on the poll schedule as an accepted POST's
+   * does.
    */
   static final SqlStatement RESOLVE_REVIEW =
       SqlStatement.of(
@@ -93,7 +94,7 @@ final class ReviewWrites {
           WITH args AS (
             SELECT ?::text AS operation_id, ?::text AS owner, ?::bigint AS revision,
                    ?::jsonb AS details, ?::text AS decision, ?::text AS remote_job_id,
-                   ?::text AS resolved_by, ?::text AS note
+                   ?::text AS resolved_by, ?::text AS note, ?::interval AS first_poll_in
           ),
           cur AS (
             SELECT o.phase,
@@ -116,6 +117,10 @@ final class ReviewWrites {
                 review_resolved_at = clock_timestamp(), review_note = a.note,
                 failure_reason = CASE WHEN a.decision = 'abandon' THEN a.note
                                       ELSE o.failure_reason END,
+                poll_due_at = CASE WHEN a.decision = 'found_remote_job'
+                                   THEN clock_timestamp() + a.first_poll_in END,
+                poll_count = 0, observer_workflow_id = NULL, observer_run_id = NULL,
+                observer_activity_id = NULL, observer_traceparent = NULL,
                 lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp()
             FROM args a
             WHERE o.operation_id = a.operation_id
@@ -157,7 +162,8 @@ final class ReviewWrites {
                 .text(decision) // review_resolution
                 .text(remoteJobId) // remote_job_id (found_remote_job only)
                 .text(resolvedBy) // review_resolved_by
-                .text(note), // review_note, failure_reason (abandon)
+                .text(note) // review_note, failure_reason (abandon)
+                .interval(PollSchedule.UNCLAIMED_FIRST_POLL), // poll_due_at (found_remote_job)
         FenceOutcome::read);
   }
 }

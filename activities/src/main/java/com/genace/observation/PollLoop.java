@@ -5,9 +5,6 @@ import com.genace.ledger.ObservationWaiter;
 import com.genace.ledger.OperationsLedger;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
-import io.temporal.client.ActivityCanceledException;
-import io.temporal.client.ActivityCompletionClient;
-import io.temporal.client.ActivityNotExistsException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -36,9 +33,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Crashes: a loop that dies leaves its claimed operations due again once their claim time (the
  * ledger's lease duration) has run out, for any worker's loop; a loop that stalled past it can no
- * longer reschedule or end them (the claim's token no longer matches). A completion Temporal cannot
- * take now is tried again a few seconds later; one for an activity no longer waiting is dropped, as
- * that activity's next attempt (or none, if the workflow moved on) reads the ledger itself.
+ * longer reschedule or end them (the claim's token no longer matches). An operation is on the
+ * schedule from the write that made it observe, so it is polled even when the activity that waits
+ * for it never ran; {@link WaitingActivities} then finds that activity through Temporal. A
+ * completion Temporal cannot take now is tried again a few seconds later; one for an activity no
+ * longer waiting is dropped, as that activity's next attempt (or none, if the workflow moved on)
+ * reads the ledger itself.
  */
 public final class PollLoop implements AutoCloseable {
 
@@ -55,7 +55,7 @@ public final class PollLoop implements AutoCloseable {
 
   private final OperationsLedger ledger;
   private final ObservationActivitiesImpl polls;
-  private final ActivityCompletionClient completions;
+  private final WaitingActivities waiting;
   private final BooleanSupplier started;
   private final BooleanSupplier stopped;
   private final Duration claimTime;
@@ -73,7 +73,7 @@ public final class PollLoop implements AutoCloseable {
   public PollLoop(
       OperationsLedger ledger,
       ObservationActivitiesImpl polls,
-      ActivityCompletionClient completions,
+      WaitingActivities waiting,
       PollingPolicy policy,
       BooleanSupplier started,
       BooleanSupplier stopped,
@@ -83,7 +83,7 @@ public final class PollLoop implements AutoCloseable {
     }
     this.ledger = ledger;
     this.polls = polls;
-    this.completions = completions;
+    this.waiting = waiting;
     this.started = started;
     this.stopped = stopped;
     this.claimTime = ledger.leaseDuration();
@@ -189,26 +189,10 @@ public final class PollLoop implements AutoCloseable {
     if (outcome.isEmpty()) {
       return;
     }
-    Optional<ObservationWaiter> waiter = claimed.waiter();
-    if (waiter.isEmpty() || tell(waiter.get(), outcome.get())) {
+    if (waiting.tell(claimed.row().operationId(), claimed.waiter(), outcome.get())) {
       polls.told(claimed, outcome.get());
     } else {
       ledger.retryTelling(claimed, COMPLETION_RETRY);
-    }
-  }
-
-  /** Completes the waiting activity; false if Temporal could not take it now. */
-  private boolean tell(ObservationWaiter waiter, ObservationResult outcome) {
-    try {
-      completions.complete(
-          waiter.workflowId(), Optional.of(waiter.runId()), waiter.activityId(), outcome);
-      return true;
-    } catch (ActivityNotExistsException | ActivityCanceledException e) {
-      // No attempt waits now: its next one, if any, finds the outcome in the ledger.
-      return true;
-    } catch (RuntimeException e) {
-      log.warn("could not complete the observation of {}: {}", waiter.workflowId(), e.toString());
-      return false;
     }
   }
 

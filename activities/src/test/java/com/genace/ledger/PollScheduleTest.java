@@ -4,13 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.genace.db.Database;
 import com.genace.db.DatabaseConfig;
+import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
+import com.genace.model.ReviewDecision;
 import com.genace.testing.DatabaseExtension;
 import com.genace.testing.TestDatabase;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -61,8 +64,51 @@ class PollScheduleTest {
   }
 
   @Test
-  void a_retry_whose_first_attempt_never_registered_makes_the_operation_due_at_once() {
+  void an_accepted_operation_is_on_the_schedule_before_any_activity_registers() {
     fixtures.observing("op-1", "gen_1");
+
+    assertThat(ledger.claimDuePolls(10, CLAIM))
+        .as("the waiting activity has a few seconds to claim its first poll")
+        .isEmpty();
+    dueNow("op-1");
+    DuePoll unclaimed = ledger.claimDuePolls(10, CLAIM).get(0);
+    assertThat(unclaimed.waiter()).as("Temporal never started the activity").isEmpty();
+    assertThat(unclaimed.pollCount()).isZero();
+
+    assertThat(ledger.reschedulePoll(unclaimed, Duration.ZERO)).isTrue();
+    DuePoll late = ledger.awaitObservation("op-1", WAITER, true).orElseThrow();
+    assertThat(late.pollCount()).as("the loop's polls count for its backoff").isEqualTo(1);
+    assertThat(late.waiter()).contains(WAITER);
+  }
+
+  @Test
+  void a_found_remote_job_goes_on_the_schedule_as_an_accepted_post_does() {
+    fixtures.observing("op-1", "gen_1");
+    ledger.finishPolls(ledger.awaitObservation("op-1", WAITER, true).orElseThrow());
+    Lease review =
+        ((ClaimResult.Acquired) ledger.claim("op-1", "worker-a", NextAction.OBSERVE)).lease();
+    ledger.openReview(review, "remote_job_not_found", "404");
+    Lease reconcile =
+        ((ClaimResult.Acquired) ledger.claim("op-1", "worker-a", NextAction.RECONCILE)).lease();
+
+    ledger.resolveReview(
+        reconcile,
+        ReviewDecision.FOUND_REMOTE_JOB,
+        Optional.of("gen_2"),
+        "ops",
+        "found it on Genace");
+
+    dueNow("op-1");
+    DuePoll due = ledger.claimDuePolls(10, CLAIM).get(0);
+    assertThat(due.row().remoteJobId()).contains("gen_2");
+    assertThat(due.waiter()).as("the earlier observation's activity is forgotten").isEmpty();
+  }
+
+  @Test
+  void a_retry_of_an_operation_that_observed_before_the_schedule_makes_it_due_at_once() {
+    fixtures.observing("op-1", "gen_1");
+    fixtures.execute(
+        "UPDATE app_generation_operations SET poll_due_at = NULL WHERE operation_id = ?", "op-1");
 
     DuePoll retried = ledger.awaitObservation("op-1", WAITER, false).orElseThrow();
 

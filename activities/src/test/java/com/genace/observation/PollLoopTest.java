@@ -84,7 +84,7 @@ class PollLoopTest {
         new PollLoop(
             ledger,
             polls,
-            temporal.getWorkflowClient().newActivityCompletionClient(),
+            new WaitingActivities(temporal.getWorkflowClient()),
             POLICY,
             () -> false,
             () -> false,

@@ -17,6 +17,7 @@ import com.genace.observation.LegacyObservationActivitiesImpl;
 import com.genace.observation.ObservationActivitiesImpl;
 import com.genace.observation.PollLoop;
 import com.genace.observation.PollingPolicy;
+import com.genace.observation.WaitingActivities;
 import com.genace.review.EvidenceActivitiesImpl;
 import com.genace.review.ReviewActivitiesImpl;
 import com.genace.review.ReviewSettings;
@@ -205,7 +206,7 @@ public final class GenerationWorkers {
     new PollLoop(
             deps.ledger(),
             observation,
-            factory.getWorkflowClient().newActivityCompletionClient(),
+            new WaitingActivities(factory.getWorkflowClient()),
             deps.polling(),
             factory::isStarted,
             () -> factory.isShutdown() || factory.isTerminated(),

@@ -98,19 +98,19 @@ final class ActivityStubs {
           .build();
 
   /**
-   * Waits for a poll loop's answer. The attempt itself only puts the operation on the poll schedule
-   * (and polls once), and no heartbeat is needed: a crashed worker's polls are taken over through
-   * the ledger, and the completion comes from whichever loop sees the end. The start-to-close
-   * timeout bounds what Temporal cannot see otherwise: a task handed to a worker that froze before
-   * it ran (its poll for tasks answered while stopped), or a completion that found no attempt
-   * waiting; the next attempt registers again or reads the outcome from the ledger. Each such
-   * attempt costs Temporal about what one poll did before the schedule, once per two minutes of
-   * render instead of once per poll.
+   * Waits for a poll loop's answer. The attempt itself only names itself on the poll schedule (and
+   * polls once), and no heartbeat is needed: the operation is on the schedule from the write that
+   * made it observe, a crashed worker's polls are taken over through the ledger, and the loop that
+   * sees the end completes this activity by id, asking Temporal which attempt waits when none
+   * registered (one handed to a worker that froze before it ran). The start-to-close timeout is
+   * only a net under that, so it is long: each timeout costs Temporal an attempt, once per half an
+   * hour of render (it was two minutes, an attempt per render every two minutes, while the schedule
+   * waited for the activity to register).
    */
   static final ActivityOptions AWAIT_POLLS =
       ActivityOptions.newBuilder()
           .setTaskQueue(TaskQueues.OBSERVATION)
-          .setStartToCloseTimeout(Duration.ofMinutes(2))
+          .setStartToCloseTimeout(Duration.ofMinutes(30))
           .setRetryOptions(OBSERVATION_RETRIES)
           .build();
 
