@@ -6,6 +6,7 @@ import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 
 /**
  * Typed, positional binding of one statement's parameters, in the order the SQL declares them:
@@ -43,6 +44,12 @@ public final class Params {
   /** A length of time, bound as text for a {@code ?::interval} parameter. */
   public Params interval(Duration value) throws SQLException {
     statement.setString(++index, value.toMillis() + " milliseconds");
+    return this;
+  }
+
+  /** Texts, for a {@code ?::text[]} parameter (one row each, with {@code unnest}). */
+  public Params texts(List<String> values) throws SQLException {
+    statement.setArray(++index, statement.getConnection().createArrayOf("text", values.toArray()));
     return this;
   }
 

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -421,6 +422,18 @@ public final class OperationsLedger {
    */
   public boolean reschedulePoll(DuePoll claimed, Duration delay) {
     return polls.reschedule(claimed, delay);
+  }
+
+  /**
+   * The next polls of several claimed operations, in one statement: what {@link #reschedulePoll}
+   * does for each. At most {@link #MAX_RESCHEDULES} at once.
+   *
+   * @return the operation ids whose reschedule applied; a claim missing from it was overtaken
+   */
+  public static final int MAX_RESCHEDULES = PollSchedule.MAX_RESCHEDULES;
+
+  public Set<String> reschedulePolls(List<NextPoll> next) {
+    return next.isEmpty() ? Set.of() : polls.rescheduleAll(next);
   }
 
   /**

@@ -139,28 +139,44 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
   }
 
   /**
-   * Polls an operation claimed from the schedule. Empty when there is nothing to tell: the next
-   * poll is on the schedule (or another claim overtook this one and has it), or the operation moved
-   * on without an observation's outcome (abandoned) and left the schedule. Otherwise the outcome to
-   * tell the waiting activity, after which {@link #told} ends the schedule.
+   * Polls an operation claimed from the schedule and puts its next poll on the schedule at once.
+   * Empty when there is nothing to tell: the next poll is on the schedule (or another claim
+   * overtook this one and has it), or the operation moved on without an observation's outcome
+   * (abandoned) and left the schedule. Otherwise the outcome to tell the waiting activity, after
+   * which {@link #told} ends the schedule.
    */
   Optional<ObservationResult> pollClaimed(DuePoll claimed) {
+    PollStep step = pollStep(claimed);
+    if (step.again().isPresent() && !ledger.reschedulePoll(claimed, step.again().get())) {
+      return overtaken(claimed);
+    }
+    return step.outcome();
+  }
+
+  /**
+   * What {@link #pollClaimed} does, but the next poll is left to the caller to put on the schedule
+   * (a poll loop writes many at once), and {@link #overtaken} to call if that fails.
+   */
+  PollStep pollStep(DuePoll claimed) {
     try {
-      return Optional.of(poll(claimed.row(), claimed.pollCount() + 1));
+      return PollStep.tell(poll(claimed.row(), claimed.pollCount() + 1));
     } catch (ApplicationFailure pollAgain) {
       if (claimed.row().phase() != Phase.OBSERVING) {
         ledger.finishPolls(claimed);
-        return Optional.empty();
+        return PollStep.NOTHING;
       }
-      Duration delay =
-          Optional.ofNullable(pollAgain.getNextRetryDelay()).orElse(policy.initialDelay());
-      if (ledger.reschedulePoll(claimed, delay)) {
-        return Optional.empty();
-      }
-      // Overtaken: another claim has the schedule (it will tell), or a terminal snapshot took the
-      // operation off it meanwhile, whose outcome no one may be left to tell but this poll.
-      return LedgerOutcome.of(ledger.get(claimed.row().operationId()));
+      return PollStep.after(
+          Optional.ofNullable(pollAgain.getNextRetryDelay()).orElse(policy.initialDelay()));
     }
+  }
+
+  /**
+   * A claim whose reschedule was overtaken: another claim has the schedule (it will tell), or a
+   * terminal snapshot took the operation off it meanwhile, whose outcome no one may be left to tell
+   * but this poll.
+   */
+  Optional<ObservationResult> overtaken(DuePoll claimed) {
+    return LedgerOutcome.of(ledger.get(claimed.row().operationId()));
   }
 
   /**

@@ -7,9 +7,9 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -22,14 +22,16 @@ import org.slf4j.LoggerFactory;
  * A worker's share of the ledger's poll schedule: claims due operations ({@link
  * OperationsLedger#claimDuePolls}), polls each once with {@link ObservationActivitiesImpl}'s rules
  * (snapshots only forward, under the fenced write; 404 to review; pacing by backoff, jitter and
- * {@code Retry-After}), and then either puts the next poll on the schedule or, once the operation
- * has an outcome, completes the activity waiting for it ({@link
- * ObservationActivities#awaitRemoteJob}) and takes it off the schedule.
+ * {@code Retry-After}), and then either asks for the next poll (the pollers' reschedules are
+ * written together every 100 ms, {@link PollReschedules}) or, once the operation has an outcome,
+ * completes the activity waiting for it ({@link ObservationActivities#awaitRemoteJob}) and takes it
+ * off the schedule.
  *
- * <p>Why: a poll costs a claim share, a GET and one {@code UPDATE}, with no Temporal call, so a
- * render of hours costs Temporal one activity whatever its number of polls, and the pace a fleet
- * can poll at is the ledger's and Genace's, not the Temporal server's (each poll as an activity
- * attempt held 10,000 renders to a fifth of their pace on this machine; see docs/performance.md).
+ * <p>Why: a poll costs a share of a claim, a GET and a share of a reschedule, with no Temporal call
+ * and no commit of its own, so a render of hours costs Temporal one activity whatever its number of
+ * polls, and the pace a fleet can poll at is the ledger's and Genace's, not the Temporal server's
+ * (each poll as an activity attempt held 10,000 renders to a fifth of their pace on this machine;
+ * see docs/performance.md).
  *
  * <p>Crashes: a loop that dies leaves its claimed operations due again once their claim time (the
  * ledger's lease duration) has run out, for any worker's loop; a loop that stalled past it can no
@@ -50,6 +52,9 @@ public final class PollLoop implements AutoCloseable {
   /** How soon a completion Temporal refused for now is tried again. */
   static final Duration COMPLETION_RETRY = Duration.ofSeconds(5);
 
+  /** How often the pollers' reschedules are written, together ({@link PollReschedules}). */
+  static final Duration RESCHEDULE_EVERY = Duration.ofMillis(100);
+
   /** How long closing waits for the polls under way. */
   private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
@@ -62,6 +67,8 @@ public final class PollLoop implements AutoCloseable {
   private final Duration idleWait;
   private final Semaphore inFlight;
   private final ExecutorService pollers;
+  private final PollReschedules reschedules;
+  private final ScheduledExecutorService writer;
   private final Thread loop;
   private volatile boolean closed;
 
@@ -92,10 +99,17 @@ public final class PollLoop implements AutoCloseable {
         policy.initialDelay().compareTo(oneSecond) < 0 ? policy.initialDelay() : oneSecond;
     this.inFlight = new Semaphore(3 * pollers);
     this.pollers = Executors.newFixedThreadPool(pollers, daemons("genace-poll-"));
+    this.reschedules = new PollReschedules(ledger, this::overtaken, System::nanoTime);
+    this.writer = Executors.newSingleThreadScheduledExecutor(daemons("genace-poll-writer-"));
     this.loop = daemons("genace-poll-loop").newThread(this::run);
   }
 
   public PollLoop start() {
+    writer.scheduleWithFixedDelay(
+        reschedules::flush,
+        RESCHEDULE_EVERY.toMillis(),
+        RESCHEDULE_EVERY.toMillis(),
+        TimeUnit.MILLISECONDS);
     loop.start();
     return this;
   }
@@ -116,6 +130,8 @@ public final class PollLoop implements AutoCloseable {
       pollers.shutdownNow();
       Thread.currentThread().interrupt();
     }
+    writer.shutdown();
+    reschedules.flush(); // what the polls that ended asked for, so that it is not lost
   }
 
   private void run() {
@@ -183,14 +199,33 @@ public final class PollLoop implements AutoCloseable {
     }
   }
 
-  /** One claimed operation: a poll, then the next one scheduled or the waiting activity told. */
+  /**
+   * One claimed operation: a poll, then the next one asked for (written with the others by {@link
+   * #flushReschedules}) or the waiting activity told.
+   */
   void pollOnce(DuePoll claimed) {
-    Optional<ObservationResult> outcome = polls.pollClaimed(claimed);
-    if (outcome.isEmpty()) {
-      return;
+    PollStep step = polls.pollStep(claimed);
+    step.again().ifPresent(delay -> reschedules.add(claimed, delay));
+    step.outcome().ifPresent(outcome -> tell(claimed, outcome));
+  }
+
+  /** Writes the reschedules asked for so far: what this loop's writer does every 100 ms. */
+  void flushReschedules() {
+    reschedules.flush();
+  }
+
+  private void overtaken(DuePoll claimed) {
+    try {
+      polls.overtaken(claimed).ifPresent(outcome -> tell(claimed, outcome));
+    } catch (RuntimeException e) {
+      // The claim ran out anyway: whoever has the operation now tells it.
+      log.warn("overtaken poll of {} failed: {}", claimed.row().operationId(), e.toString());
     }
-    if (waiting.tell(claimed.row().operationId(), claimed.waiter(), outcome.get())) {
-      polls.told(claimed, outcome.get());
+  }
+
+  private void tell(DuePoll claimed, ObservationResult outcome) {
+    if (waiting.tell(claimed.row().operationId(), claimed.waiter(), outcome)) {
+      polls.told(claimed, outcome);
     } else {
       ledger.retryTelling(claimed, COMPLETION_RETRY);
     }

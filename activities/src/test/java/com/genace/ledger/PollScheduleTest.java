@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -180,6 +181,36 @@ class PollScheduleTest {
     DuePoll toTell = ledger.claimDuePolls(10, CLAIM).get(0);
     assertThat(toTell.row().phase()).isEqualTo(Phase.DELIVERING);
     assertThat(toTell.waiter()).contains(WAITER);
+  }
+
+  @Test
+  void many_reschedules_in_one_statement_apply_only_under_their_own_claims() {
+    for (String id : List.of("op-1", "op-2", "op-3")) {
+      fixtures.observing(id, "gen_" + id);
+      dueNow(id);
+    }
+    List<DuePoll> claimed = ledger.claimDuePolls(10, CLAIM);
+    assertThat(claimed).hasSize(3);
+    DuePoll stale =
+        claimed.stream()
+            .filter(p -> p.row().operationId().equals("op-2"))
+            .findFirst()
+            .orElseThrow();
+    dueNow("op-2"); // its claim ran out while its GET was out
+    DuePoll takeover = ledger.claimDuePolls(10, CLAIM).get(0);
+
+    Set<String> applied =
+        ledger.reschedulePolls(
+            claimed.stream().map(p -> new NextPoll(p, Duration.ofSeconds(3))).toList());
+
+    assertThat(applied).containsExactlyInAnyOrder("op-1", "op-3");
+    assertThat(stale.token()).isNotEqualTo(takeover.token());
+    assertThat(ledger.claimDuePolls(10, CLAIM)).as("none due yet").isEmpty();
+    assertThat(ledger.reschedulePoll(takeover, Duration.ZERO)).as("the takeover's stands").isTrue();
+    dueNow("op-1");
+    assertThat(ledger.claimDuePolls(10, CLAIM))
+        .extracting(p -> p.row().operationId() + "@" + p.pollCount())
+        .containsExactlyInAnyOrder("op-1@1", "op-2@1");
   }
 
   @Test

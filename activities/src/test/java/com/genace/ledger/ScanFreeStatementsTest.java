@@ -155,6 +155,37 @@ class ScanFreeStatementsTest {
   }
 
   @Test
+  void the_batched_reschedule_finds_each_row_by_its_key() {
+    QueryPlans.execute(
+        db,
+        "UPDATE app_generation_operations SET poll_due_at = clock_timestamp() + interval '1 hour'"
+            + " WHERE operation_id LIKE 'done-%'",
+        "ANALYZE app_generation_operations");
+    Object[] ids = new Object[PollSchedule.MAX_RESCHEDULES];
+    Object[] tokens = new Object[ids.length];
+    Object[] delays = new Object[ids.length];
+    for (int i = 0; i < ids.length; i++) {
+      ids[i] = "live-" + i;
+      tokens[i] = "2026-12-01T08:00:00.123456Z";
+      delays[i] = "15000 milliseconds";
+    }
+
+    List<String> plan =
+        QueryPlans.explain(
+            db,
+            PollSchedule.RESCHEDULE_MANY.sql(),
+            s -> {
+              s.setArray(1, s.getConnection().createArrayOf("text", ids));
+              s.setArray(2, s.getConnection().createArrayOf("text", tokens));
+              s.setArray(3, s.getConnection().createArrayOf("text", delays));
+              s.setArray(4, s.getConnection().createArrayOf("text", ids));
+            });
+
+    assertNoSeqScanOfBigTables(plan);
+    assertThat(String.join("\n", plan)).contains("app_generation_operations_pkey");
+  }
+
+  @Test
   void the_fleet_figures_count_the_polls_no_loop_has_claimed_for_five_seconds() {
     QueryPlans.execute(
         db,

@@ -104,6 +104,8 @@ class PollLoopTest {
 
     loop.pollOnce(claimed);
 
+    loop.flushReschedules();
+
     assertThat(ledger.get(OP).remoteStatus()).contains(RemoteStatus.RUNNING);
     Instant due = dueAt().orElseThrow();
     // First poll's pacing: 1 s with 20 % jitter, well before the claim's 30 s would have run out.
@@ -121,8 +123,11 @@ class PollLoopTest {
 
     loop.pollOnce(stalled);
 
+    loop.flushReschedules();
+
     assertThat(dueAt()).as("the takeover's claim stands").contains(takeoverDue);
     loop.pollOnce(takeover);
+    loop.flushReschedules();
     assertThat(dueAt().orElseThrow()).isBefore(takeoverDue);
   }
 
@@ -147,6 +152,8 @@ class PollLoopTest {
 
     loop.pollOnce(claimed);
 
+    loop.flushReschedules();
+
     assertThat(ledger.get(OP).phase()).isEqualTo(Phase.DELIVERING);
     assertThat(dueAt()).as("off the schedule").isEmpty();
   }
@@ -161,8 +168,28 @@ class PollLoopTest {
 
     loop.pollOnce(claimed);
 
+    loop.flushReschedules();
+
     assertThat(ledger.get(OP).phase()).isEqualTo(Phase.ABANDONED);
     assertThat(dueAt()).isEmpty();
+  }
+
+  @Test
+  void a_reschedule_waits_for_the_writer_and_never_puts_back_an_ended_observation() {
+    genaceSays.set(RemoteStatus.RUNNING);
+    DuePoll stalled = ledger.claimDuePolls(10, CLAIM).get(0);
+    loop.pollOnce(stalled);
+    assertThat(ledger.get(OP).remoteStatus()).contains(RemoteStatus.RUNNING);
+    assertThat(dueAt().orElseThrow())
+        .as("asked for, not written yet: still the claim's token")
+        .isEqualTo(stalled.token());
+    // Before the writer runs, another poll records the end, which takes it off the schedule.
+    ledger.recordObservedSnapshot(OP, "worker-b", JOB, RemoteStatus.SUCCEEDED, "{}", null);
+
+    loop.flushReschedules();
+
+    assertThat(dueAt()).as("the overtaken reschedule changed nothing").isEmpty();
+    assertThat(ledger.get(OP).phase()).isEqualTo(Phase.DELIVERING);
   }
 
   private java.util.Optional<Instant> dueAt() {
