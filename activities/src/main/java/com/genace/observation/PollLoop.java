@@ -49,6 +49,22 @@ public final class PollLoop implements AutoCloseable {
   /** Operations claimed at once: enough to keep the pollers busy, few enough to share. */
   static final int CLAIM_BATCH = 100;
 
+  /**
+   * Claimed operations not polled yet, at most: two claims' worth. A busy loop waits for a quarter
+   * of a claim to be free before claiming again, so that it claims in batches and its one thread is
+   * not what limits the pace (claiming whenever one place was free, it made a statement per few
+   * polls once the pollers were quick).
+   */
+  static final int IN_FLIGHT = 2 * CLAIM_BATCH;
+
+  private static final int CLAIM_AT_LEAST = CLAIM_BATCH / 4;
+
+  /**
+   * How long the loop waits when nothing more is due: a poll may be this late (its pace a little
+   * slower), and an idle worker claims four times a second, each a short index scan.
+   */
+  static final Duration IDLE_WAIT = Duration.ofMillis(250);
+
   /** How soon a completion Temporal refused for now is tried again. */
   static final Duration COMPLETION_RETRY = Duration.ofSeconds(5);
 
@@ -75,7 +91,7 @@ public final class PollLoop implements AutoCloseable {
   /**
    * @param started whether the loop may claim yet (its worker has started): it waits till then
    * @param stopped whether its worker is shutting down: it then stops as {@link #close} does
-   * @param pollers how many polls run at once; twice as many may wait for a poller
+   * @param pollers how many polls run at once
    */
   public PollLoop(
       OperationsLedger ledger,
@@ -94,10 +110,9 @@ public final class PollLoop implements AutoCloseable {
     this.started = started;
     this.stopped = stopped;
     this.claimTime = ledger.leaseDuration();
-    Duration oneSecond = Duration.ofSeconds(1);
     this.idleWait =
-        policy.initialDelay().compareTo(oneSecond) < 0 ? policy.initialDelay() : oneSecond;
-    this.inFlight = new Semaphore(3 * pollers);
+        policy.initialDelay().compareTo(IDLE_WAIT) < 0 ? policy.initialDelay() : IDLE_WAIT;
+    this.inFlight = new Semaphore(IN_FLIGHT);
     this.pollers = Executors.newFixedThreadPool(pollers, daemons("genace-poll-"));
     this.reschedules = new PollReschedules(ledger, this::overtaken, System::nanoTime);
     this.writer = Executors.newSingleThreadScheduledExecutor(daemons("genace-poll-writer-"));
@@ -146,24 +161,26 @@ public final class PollLoop implements AutoCloseable {
           pause(idleWait);
           continue;
         }
-        inFlight.acquire(); // one free place at least before claiming
-        int free = 1 + inFlight.drainPermits();
+        inFlight.acquire(CLAIM_AT_LEAST);
+        int free = CLAIM_AT_LEAST + inFlight.drainPermits();
+        int wanted = Math.min(free, CLAIM_BATCH);
+        inFlight.release(free - wanted);
         List<DuePoll> due;
         try {
-          due = ledger.claimDuePolls(Math.min(free, CLAIM_BATCH), claimTime);
+          due = ledger.claimDuePolls(wanted, claimTime);
         } catch (RuntimeException e) {
-          inFlight.release(free);
+          inFlight.release(wanted);
           log.warn("poll schedule unreadable, trying again in {}: {}", failureWait, e.toString());
           pause(failureWait);
           failureWait = Duration.ofMillis(Math.min(30_000, failureWait.toMillis() * 2));
           continue;
         }
         failureWait = idleWait;
-        inFlight.release(free - due.size());
+        inFlight.release(wanted - due.size());
         for (DuePoll claimed : due) {
           pollers.execute(() -> pollAndRelease(claimed));
         }
-        if (due.size() < free) {
+        if (due.size() < wanted) {
           pause(idleWait); // nothing more due now
         }
       } catch (InterruptedException e) {
