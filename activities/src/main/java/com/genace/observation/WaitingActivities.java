@@ -76,7 +76,7 @@ public final class WaitingActivities {
   }
 
   /** The operation's started {@code AwaitRemoteJob}, as Temporal sees it now. */
-  private Optional<ObservationWaiter> startedAwait(String operationId) {
+  Optional<ObservationWaiter> startedAwait(String operationId) {
     String workflowId = GenerationWorkflow.workflowId(operationId);
     DescribeWorkflowExecutionResponse described;
     try {

@@ -8,9 +8,6 @@ import com.genace.model.RemoteStatus;
 import com.genace.workflows.GenerationWorkflow;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityOptions;
-import io.temporal.api.common.v1.WorkflowExecution;
-import io.temporal.api.enums.v1.PendingActivityState;
-import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
@@ -120,7 +117,7 @@ class WaitingActivitiesTest {
     return workflow.getResult(30, TimeUnit.SECONDS, ObservationResult.class);
   }
 
-  /** Starts the wait and returns once its activity has started (and registered nowhere). */
+  /** Starts the wait and returns once Temporal shows its activity started (registered nowhere). */
   private WorkflowStub startAwaiting(String operationId) {
     WorkflowClient client = temporal.getWorkflowClient();
     String workflowId = GenerationWorkflow.workflowId(operationId);
@@ -131,20 +128,7 @@ class WaitingActivitiesTest {
     WorkflowClient.start(workflow::run, operationId);
     await()
         .atMost(Duration.ofSeconds(30))
-        .until(
-            () ->
-                client
-                    .getWorkflowServiceStubs()
-                    .blockingStub()
-                    .describeWorkflowExecution(
-                        DescribeWorkflowExecutionRequest.newBuilder()
-                            .setNamespace(client.getOptions().getNamespace())
-                            .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
-                            .build())
-                    .getPendingActivitiesList()
-                    .stream()
-                    .anyMatch(
-                        a -> a.getState() == PendingActivityState.PENDING_ACTIVITY_STATE_STARTED));
+        .until(() -> waiting.startedAwait(operationId).isPresent());
     return WorkflowStub.fromTyped(workflow);
   }
 }
