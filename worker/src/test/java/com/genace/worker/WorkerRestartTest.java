@@ -14,11 +14,14 @@ import com.genace.delivery.ArtifactStore;
 import com.genace.delivery.LocalDirectoryArtifactStore;
 import com.genace.ledger.TransitionRow;
 import com.genace.model.Phase;
+import com.genace.observation.ObservationActivities;
+import com.genace.observation.ObservationResult;
 import com.genace.testing.DatabaseExtension;
 import com.genace.worker.support.GenerationHarness;
 import com.genace.workflows.GenerationWorkflowImpl;
 import com.genace.workflows.OperationResult;
 import com.genace.workflows.TaskQueues;
+import io.temporal.activity.Activity;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerOptions;
@@ -134,6 +137,68 @@ class WorkerRestartTest {
         second.shutdownNow();
         workflows.shutdownNow();
         dying.bury();
+      }
+    }
+  }
+
+  /** Takes the waiting activity's task and never runs it: a worker that froze right after. */
+  private static final class TakesTheTaskAndFreezes implements ObservationActivities {
+    final CountDownLatch taken = new CountDownLatch(1);
+
+    @Override
+    public ObservationResult awaitRemoteJob(String operationId) {
+      taken.countDown();
+      Activity.getExecutionContext().doNotCompleteOnReturn();
+      return null;
+    }
+
+    @Override
+    public ObservationResult pollRemoteJob(String operationId) {
+      throw new UnsupportedOperationException("workflows started before the poll schedule only");
+    }
+  }
+
+  @Test
+  void an_observation_whose_waiting_activity_never_ran_is_polled_and_completed_by_another_worker()
+      throws Exception {
+    try (GenerationHarness harness =
+        new GenerationHarness(
+            artifacts,
+            GenerationHarness.simulator(),
+            GenerationHarness.API_KEY,
+            null,
+            Duration.ofSeconds(2),
+            false)) {
+      harness.simulator.setFaults(harness.simulator.faults().withJobDurationMs(1000));
+      WorkerFactory workflows = workflowWorker(harness, "worker-w");
+      // worker-a takes the waiting activity's task, then is gone before running it: the activity
+      // never names itself in the ledger, and Temporal holds it as started for 30 minutes.
+      TakesTheTaskAndFreezes frozen = new TakesTheTaskAndFreezes();
+      WorkerFactory first = harness.newDetachedFactory();
+      first.newWorker(TaskQueues.OBSERVATION).registerActivitiesImplementations(frozen);
+      first.start();
+      harness.client.start(request("op-never-ran"));
+      assertThat(frozen.taken.await(30, TimeUnit.SECONDS)).isTrue();
+      first.shutdownNow();
+
+      WorkerFactory second =
+          observationWorker(harness, "worker-b", harness.genaceClient(GenerationHarness.API_KEY));
+      try {
+        // Read from the ledger, not by waiting on the result, which would let the test server
+        // skip ahead to the activity's timeout and retry it on worker-b.
+        harness.awaitPhase("op-never-ran", Phase.DELIVERED);
+
+        OperationResult result = harness.client.awaitResult("op-never-ran", Duration.ofMinutes(1));
+        assertThat(result.phase()).isEqualTo(Phase.DELIVERED);
+        harness.replayAndRecord("op-never-ran", "observation-waiting-activity-never-ran");
+        assertThat(harness.postsFor("op-never-ran")).isEqualTo(1);
+        assertThat(harness.ledger.history("op-never-ran"))
+            .filteredOn(t -> t.accepted() && t.event().equals("snapshot"))
+            .extracting(t -> t.owner().orElse(""))
+            .containsOnly("worker-b");
+      } finally {
+        second.shutdownNow();
+        workflows.shutdownNow();
       }
     }
   }
