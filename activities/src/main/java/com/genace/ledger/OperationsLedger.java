@@ -424,14 +424,15 @@ public final class OperationsLedger {
     return polls.reschedule(claimed, delay);
   }
 
+  /** Reschedules {@link #reschedulePolls} takes at once, at most. */
+  public static final int MAX_RESCHEDULES = PollSchedule.MAX_RESCHEDULES;
+
   /**
    * The next polls of several claimed operations, in one statement: what {@link #reschedulePoll}
    * does for each. At most {@link #MAX_RESCHEDULES} at once.
    *
    * @return the operation ids whose reschedule applied; a claim missing from it was overtaken
    */
-  public static final int MAX_RESCHEDULES = PollSchedule.MAX_RESCHEDULES;
-
   public Set<String> reschedulePolls(List<NextPoll> next) {
     return next.isEmpty() ? Set.of() : polls.rescheduleAll(next);
   }

@@ -147,7 +147,10 @@ final class PollSchedule {
    * The next polls of several claimed operations in one statement, each {@code delay} from now and
    * one step further in backoff, each only under its claim's token, as {@link #RESCHEDULE} does for
    * one. A poll loop writes its pollers' reschedules this way: one commit for many polls instead of
-   * one each.
+   * one each. Each row is found by its key: the ids again as {@code = ANY}, which the primary key
+   * serves (joined to the arrays alone, the planner hashed a scan of the whole table), and the
+   * token compared with {@code IS NOT DISTINCT FROM}, which no index serves (with {@code =} the
+   * planner walked the whole schedule's index instead).
    */
   static final SqlStatement RESCHEDULE_MANY =
       SqlStatement.of(
