@@ -88,7 +88,9 @@ final class ApiHandler implements HttpHandler {
     Optional<JsonNode> json = Exchanges.parseJson(body);
     // Counted before anything can refuse it: duplicates are what tests look for.
     state.countPost(json.map(ApiHandler::operationId).orElse(null));
-    if (!admitted(exchange)) {
+    // A create due to lose its response is not also drawn for a random 429 or 503: "the next N
+    // creates" means those N, so that a script of lost responses (the demo's) happens as written.
+    if (!admitted(exchange, !state.lostResponsePending())) {
       return;
     }
     if (json.isEmpty() || !json.get().isObject()) {
@@ -180,6 +182,13 @@ final class ApiHandler implements HttpHandler {
 
   /** Applies authentication and the 429/503 fault rates; false if the request was answered. */
   private boolean admitted(HttpExchange exchange) throws IOException {
+    return admitted(exchange, true);
+  }
+
+  /**
+   * As {@link #admitted(HttpExchange)}, drawing the 429/503 rates only with {@code randomFaults}.
+   */
+  private boolean admitted(HttpExchange exchange, boolean randomFaults) throws IOException {
     if (!state.isAuthorized(exchange.getRequestHeaders().getFirst("Authorization"))) {
       Exchanges.sendError(exchange, 401, "unauthorized", "missing or invalid API key");
       return false;
@@ -191,6 +200,9 @@ final class ApiHandler implements HttpHandler {
     if (refused(403)) {
       Exchanges.sendError(exchange, 403, ACCOUNT_FORBIDDEN, "this account may not use the API");
       return false;
+    }
+    if (!randomFaults) {
+      return true;
     }
     Faults faults = state.faults();
     if (state.chance(faults.rate429())) {

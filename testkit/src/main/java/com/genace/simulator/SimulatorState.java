@@ -73,6 +73,11 @@ final class SimulatorState {
     return faults.updateAndGet(current -> current.patchedWith(patch));
   }
 
+  /** Whether a {@code lose_post_response_next} unit is left for the next create. */
+  boolean lostResponsePending() {
+    return faults.get().losePostResponseNext() > 0;
+  }
+
   /** Takes one unit of {@code lose_post_response_next} if any is left. */
   boolean takeLostResponse() {
     Faults before =

@@ -201,6 +201,24 @@ class GenaceSimulatorTest {
   }
 
   @Test
+  void the_creates_due_to_lose_their_response_do_so_whatever_the_random_fault_rates() {
+    simulator.setFaults(
+        Faults.DEFAULT.withRate429(1.0).withRate5xx(1.0).withLosePostResponseNext(1));
+    try {
+      http.post("/v1/generations", createBody("op-scripted"));
+    } catch (java.io.UncheckedIOException expected) {
+      // The response was lost, as scripted, not answered 429 or 503.
+    }
+
+    HttpResponse<String> next = http.post("/v1/generations", createBody("op-after"));
+
+    assertThat(simulator.jobsForOperation("op-scripted")).hasSize(1);
+    assertThat(simulator.stats().responsesLost()).isEqualTo(1);
+    assertThat(next.statusCode()).as("the rates apply again").isEqualTo(429);
+    assertThat(simulator.jobsForOperation("op-after")).isEmpty();
+  }
+
+  @Test
   void the_jobs_endpoint_lists_an_operations_jobs_for_an_operator() {
     simulator.setFaults(Faults.DEFAULT.withLosePostResponseNext(1));
     assertThat(simulator.jobsForOperation("op-j")).isEmpty();
