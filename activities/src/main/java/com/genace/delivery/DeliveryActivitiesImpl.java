@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -41,6 +42,12 @@ public final class DeliveryActivitiesImpl implements DeliveryActivities {
 
   private static final Logger log = LoggerFactory.getLogger(DeliveryActivitiesImpl.class);
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /**
+   * How often a delivery under way tells Temporal it lives: well within the activity's heartbeat
+   * timeout (60 s), so that a frozen worker's delivery is still retried within a minute.
+   */
+  static final Duration HEARTBEAT_EVERY = Duration.ofSeconds(10);
 
   private final OperationsLedger ledger;
   private final GenaceClient genace;
@@ -128,18 +135,25 @@ public final class DeliveryActivitiesImpl implements DeliveryActivities {
 
   /**
    * Keeps the activity and its lease alive while bytes flow: a large artifact can take longer than
-   * the heartbeat timeout and the lease. Renews at half-life; a denied or uncertain renewal stops
-   * the copy, and Temporal retries under a new claim (what was stored stays and is skipped).
+   * the heartbeat timeout and the lease. Heartbeats every {@link #HEARTBEAT_EVERY} from the start
+   * of the delivery, so that a delivery shorter than that (most of them) sends none: each costs a
+   * call to Temporal. Renews at half-life; a denied or uncertain renewal stops the copy, and
+   * Temporal retries under a new claim (what was stored stays and is skipped).
    */
   private final class LeaseKeeper {
     private Lease lease;
+    private Instant lastBeat = clock.instant();
 
     LeaseKeeper(Lease lease) {
       this.lease = lease;
     }
 
     void alive() {
-      Activity.getExecutionContext().heartbeat(null);
+      Instant now = clock.instant();
+      if (!now.isBefore(lastBeat.plus(HEARTBEAT_EVERY))) {
+        Activity.getExecutionContext().heartbeat(null);
+        lastBeat = now;
+      }
       Duration left = Duration.between(clock.instant(), lease.until());
       if (left.compareTo(ledger.leaseDuration().dividedBy(2)) > 0) {
         return;

@@ -35,6 +35,8 @@ import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -238,11 +240,60 @@ class S3DeliveryTest {
     return new S3ArtifactStore(server.client(), bucket, PREFIX, S3ArtifactStore.MIN_PART_SIZE);
   }
 
+  @Test
+  void a_quick_delivery_sends_no_heartbeat_and_a_long_one_does() {
+    delivering("op-quick");
+    delivering("op-long");
+    AtomicInteger quickBeats = new AtomicInteger();
+    AtomicInteger longBeats = new AtomicInteger();
+
+    worker("worker-a", store(), Clock.systemUTC(), quickBeats).deliver("op-quick");
+    // Each reading of this clock is 11 s after the last: every step of the delivery takes longer
+    // than the heartbeat interval.
+    worker("worker-a", store(), new Stepping(Duration.ofSeconds(11)), longBeats).deliver("op-long");
+
+    assertThat(quickBeats).hasValue(0);
+    assertThat(longBeats.get()).isPositive();
+    assertThat(ledger.get("op-long").phase()).isEqualTo(Phase.DELIVERED);
+  }
+
+  /** A clock that moves on by {@code step} each time it is read. */
+  private static final class Stepping extends Clock {
+    private final Duration step;
+    private Instant now = Instant.now();
+
+    Stepping(Duration step) {
+      this.step = step;
+    }
+
+    @Override
+    public synchronized Instant instant() {
+      now = now.plus(step);
+      return now;
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      throw new UnsupportedOperationException("a test clock in UTC");
+    }
+  }
+
   private DeliveryActivities worker(String owner, ArtifactStore store) {
+    return worker(owner, store, Clock.systemUTC(), new AtomicInteger());
+  }
+
+  private DeliveryActivities worker(
+      String owner, ArtifactStore store, Clock clock, AtomicInteger heartbeats) {
     TestActivityEnvironment environment = TestActivityEnvironment.newInstance();
     environments.add(environment);
+    environment.setActivityHeartbeatListener(Void.class, details -> heartbeats.incrementAndGet());
     environment.registerActivitiesImplementations(
-        new DeliveryActivitiesImpl(ledger, genace, store, owner, Clock.systemUTC()));
+        new DeliveryActivitiesImpl(ledger, genace, store, owner, clock));
     return environment.newActivityStub(
         DeliveryActivities.class,
         ActivityOptions.newBuilder()
