@@ -30,6 +30,11 @@ import javax.sql.DataSource;
  * <ol>
  *   <li>Start the simulator with 0 ms renders and no faults, the worker ({@code genace worker}) and
  *       the bare worker ({@code genace bench bare-worker}); wait until both poll.
+ *   <li>Warm up: {@link #warmUpSize} operations and as many bare workflows, in the order ours,
+ *       bare, neither measured nor counted. Every JVM (the Temporal server's, both workers') has
+ *       then compiled its hot paths: without it the first batch, always ours, also paid for the
+ *       shared server's compiler, and short runs measured mostly warm-up (a quarter to a third of
+ *       every process's CPU went to the JIT compiler in 500-operation batches).
  *   <li>Count the statements the idle worker runs by itself for {@value #IDLE_SECONDS} s (its
  *       readiness and statistics loops): that background is subtracted below.
  *   <li>Ours and bare in batches of N/2, in the order ours, bare, bare, ours; each batch runs from
@@ -42,6 +47,7 @@ import javax.sql.DataSource;
 final class EndToEndBench {
 
   static final int IDLE_SECONDS = 10;
+  static final int MAX_WARM_UP = 200;
   static final int HISTORY_SAMPLE = 20;
   static final String NO_FAULTS =
       """
@@ -50,7 +56,9 @@ final class EndToEndBench {
 
   private final BenchServices services;
   private final Consumer<String> progress;
-  private final String prefix = "bench-e2e-" + UUID.randomUUID().toString().substring(0, 8) + "-";
+  private final String run = UUID.randomUUID().toString().substring(0, 8);
+  private final String prefix = "bench-e2e-" + run + "-";
+  private final String warmUpPrefix = "bench-e2e-warm-up-" + run + "-";
 
   EndToEndBench(BenchServices services, Consumer<String> progress) {
     this.services = services;
@@ -77,6 +85,7 @@ final class EndToEndBench {
       ours.awaitHttpOk(URI.create("http://127.0.0.1:" + statusPort + "/readyz"), startTimeout());
       bare.awaitOutput(BareWorker.READY, startTimeout());
       DataSource dataSource = database.dataSource();
+      warmUp(generations, client, warmUpSize(operations));
       StatementCounter counter = StatementCounter.open(dataSource);
       progress.accept("counting the idle worker's own statements for " + IDLE_SECONDS + " s");
       long idleStart = counter.read();
@@ -126,6 +135,22 @@ final class EndToEndBench {
           .put("statements_source", counter.source())
           .put("background_statements_per_s", Figures.round(background));
     }
+  }
+
+  /** As many as a measured batch, up to {@value #MAX_WARM_UP}: enough for the compilers. */
+  static int warmUpSize(int operations) {
+    return Math.min(MAX_WARM_UP, Math.max(1, operations / 2));
+  }
+
+  private void warmUp(GenerationClient generations, WorkflowClient client, int size)
+      throws InterruptedException {
+    progress.accept("warming up: " + size + " of each, not measured");
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < size; i++) {
+      ids.add(warmUpPrefix + i);
+    }
+    ours(generations, client, ids);
+    bare(client, ids.stream().map(id -> "bench-bare/" + id).toList());
   }
 
   private Duration ours(GenerationClient generations, WorkflowClient client, List<String> ids)
