@@ -7,12 +7,16 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -72,7 +76,7 @@ public final class PollLoop implements AutoCloseable {
   static final Duration RESCHEDULE_EVERY = Duration.ofMillis(100);
 
   /** How long closing waits for the polls under way. */
-  private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
+  static final int CLOSE_WAIT_SECONDS = 10;
 
   private final OperationsLedger ledger;
   private final ObservationActivitiesImpl polls;
@@ -86,6 +90,12 @@ public final class PollLoop implements AutoCloseable {
   private final PollReschedules reschedules;
   private final ScheduledExecutorService writer;
   private final Thread loop;
+
+  /** Claimed and handed to the pollers, not yet started: what closing hands back. */
+  private final Set<DuePoll> unstarted = ConcurrentHashMap.newKeySet();
+
+  private final AtomicBoolean closing = new AtomicBoolean();
+  private final CountDownLatch shutDown = new CountDownLatch(1);
   private volatile boolean closed;
 
   /**
@@ -129,24 +139,49 @@ public final class PollLoop implements AutoCloseable {
     return this;
   }
 
-  /** Stops claiming and waits a little for the polls under way; the rest are due again later. */
+  /**
+   * Stops claiming, waits up to {@value #CLOSE_WAIT_SECONDS} s for the polls under way, and hands
+   * back the claimed operations no poller started, due at once for any worker's loop (each under
+   * its claim's token, so counted as one poll of its pacing), instead of when their claims run out.
+   * Writes every reschedule asked for. A second call, from another thread, waits for the first to
+   * end: a draining worker waits for its loop before it exits.
+   */
   @Override
   public void close() {
+    if (closing.compareAndSet(false, true)) {
+      try {
+        shutDown();
+      } finally {
+        this.shutDown.countDown();
+      }
+    } else if (Thread.currentThread() != loop) {
+      awaitQuietly(this.shutDown);
+    }
+  }
+
+  private void shutDown() {
     closed = true;
     if (Thread.currentThread() != loop) {
       loop.interrupt();
+      joinQuietly(loop); // its last claims are in `unstarted` once it has stopped
     }
     pollers.shutdown();
     try {
-      if (!pollers.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+      if (!pollers.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
         pollers.shutdownNow();
+        // A poll cut off asks for its next poll on the way out: let it, before the last flush.
+        pollers.awaitTermination(1, TimeUnit.SECONDS);
       }
     } catch (InterruptedException e) {
       pollers.shutdownNow();
       Thread.currentThread().interrupt();
     }
     writer.shutdown();
-    reschedules.flush(); // what the polls that ended asked for, so that it is not lost
+    for (DuePoll claimed : unstarted) {
+      reschedules.add(claimed, Duration.ZERO);
+    }
+    unstarted.clear();
+    reschedules.flush();
   }
 
   private void run() {
@@ -178,6 +213,7 @@ public final class PollLoop implements AutoCloseable {
         failureWait = idleWait;
         inFlight.release(wanted - due.size());
         for (DuePoll claimed : due) {
+          unstarted.add(claimed);
           pollers.execute(() -> pollAndRelease(claimed));
         }
         if (due.size() < wanted) {
@@ -196,6 +232,22 @@ public final class PollLoop implements AutoCloseable {
     }
   }
 
+  private static void joinQuietly(Thread thread) {
+    try {
+      thread.join(TimeUnit.SECONDS.toMillis(CLOSE_WAIT_SECONDS));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   private void pauseQuietly(Duration wait) {
     try {
       pause(wait);
@@ -205,6 +257,7 @@ public final class PollLoop implements AutoCloseable {
   }
 
   private void pollAndRelease(DuePoll claimed) {
+    unstarted.remove(claimed);
     Context trace = PollTracing.of(claimed.waiter().flatMap(ObservationWaiter::traceParent));
     try (Scope ignored = trace.makeCurrent()) {
       pollOnce(claimed);

@@ -24,6 +24,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
@@ -192,12 +194,75 @@ class PollLoopTest {
     assertThat(ledger.get(OP).phase()).isEqualTo(Phase.DELIVERING);
   }
 
+  @Test
+  void closing_hands_back_the_claims_no_poller_started_due_at_once() throws Exception {
+    String second = "op-loop-2";
+    onTheSchedule(second, "gen_loop_2");
+    CountDownLatch polling = new CountDownLatch(1);
+    // One poller, whose GET never answers: the other claimed operation waits behind it.
+    ObservationActivitiesImpl stuck =
+        new ObservationActivitiesImpl(
+            ledger,
+            new ScriptedGenace(
+                id -> {
+                  polling.countDown();
+                  try {
+                    new CountDownLatch(1).await();
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                  throw new GenaceUnavailableException("interrupted while waiting for Genace");
+                }),
+            "worker-a",
+            POLICY,
+            Clock.systemUTC(),
+            ActivityStats.NONE);
+    PollLoop running =
+        new PollLoop(
+                ledger,
+                stuck,
+                new WaitingActivities(temporal.getWorkflowClient()),
+                POLICY,
+                () -> true,
+                () -> false,
+                1)
+            .start();
+    assertThat(polling.await(30, TimeUnit.SECONDS)).isTrue();
+    Instant claimsRunOut = Instant.now().plus(CLAIM).minusSeconds(5);
+
+    running.close(); // the stuck poll is cut off after the close's wait
+
+    for (String id : List.of(OP, second)) {
+      assertThat(dueAt(id).orElseThrow())
+          .as("%s is due again soon, not when the claim runs out", id)
+          .isBefore(claimsRunOut);
+    }
+    assertThat(ledger.claimDuePolls(10, CLAIM))
+        .as("the one never started is due at once")
+        .extracting(due -> due.row().operationId())
+        .contains(second);
+  }
+
+  private void onTheSchedule(String id, String job) {
+    ledger.create(new NewOperation(id, "image-v1", "{\"prompt\":\"fox\"}"));
+    Lease dispatch =
+        ((ClaimResult.Acquired) ledger.claim(id, "dispatcher", NextAction.DISPATCH)).lease();
+    ledger.markSubmitting(dispatch);
+    ledger.recordAccepted(dispatch, job);
+    ObservationWaiter gone = new ObservationWaiter(id, "run-gone", "1");
+    ledger.reschedulePoll(ledger.awaitObservation(id, gone, true).orElseThrow(), Duration.ZERO);
+  }
+
   private java.util.Optional<Instant> dueAt() {
+    return dueAt(OP);
+  }
+
+  private java.util.Optional<Instant> dueAt(String id) {
     try (Connection c = db.getConnection();
         PreparedStatement s =
             c.prepareStatement(
                 "SELECT poll_due_at FROM app_generation_operations WHERE operation_id = ?")) {
-      s.setString(1, OP);
+      s.setString(1, id);
       try (ResultSet rs = s.executeQuery()) {
         rs.next();
         return java.util.Optional.ofNullable(rs.getTimestamp(1)).map(java.sql.Timestamp::toInstant);

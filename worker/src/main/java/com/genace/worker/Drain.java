@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  *   <li>let in-flight POSTs finish until the deadline, then put the ones still in flight in review
  *       under their own lease (never back to dispatchable: their outcome is unknown);
  *   <li>stop the other activities, which release their leases so another worker takes over at once;
- *       those still running at the deadline are interrupted.
+ *       those still running at the deadline are interrupted; close the poll loop, which hands back
+ *       the polls it claimed and did not start.
  * </ol>
  */
 final class Drain {
@@ -46,6 +47,9 @@ final class Drain {
       persistReview(lease, workerId);
     }
     stack.factory.shutdown();
+    // Its polls under way end (or are cut off after 10 s) and the claims no poller started are
+    // handed back, due at once for the other workers' loops rather than after the claim time.
+    stack.pollLoop.close();
     Duration left = Duration.between(clock.instant(), deadline);
     if (!left.isNegative()) {
       stack.factory.awaitTermination(left.toMillis(), TimeUnit.MILLISECONDS);

@@ -124,13 +124,18 @@ public final class GenerationWorkers {
   private GenerationWorkers() {}
 
   /**
+   * The {@code genace-operations} worker and the poll loop of the {@code genace-observation}
+   * worker, which a draining worker closes ({@link PollLoop#close}) so that its claims are handed
+   * back before it exits.
+   */
+  public record OperationsWorkers(Worker operations, PollLoop polls) {}
+
+  /**
    * Workflows, ledger steps and delivery on {@code genace-operations}, and observation on {@code
    * genace-observation} (a second worker with the same options, so that polls never take the slots
    * of registration, review or delivery): all keep running while dispatch pauses.
-   *
-   * @return the {@code genace-operations} worker
    */
-  public static Worker operationsWorker(
+  public static OperationsWorkers operationsWorker(
       WorkerFactory factory, Dependencies deps, WorkerOptions options) {
     return operationsWorker(factory, deps, options, OrphanListener.NONE);
   }
@@ -139,7 +144,7 @@ public final class GenerationWorkers {
    * {@link #operationsWorker(WorkerFactory, Dependencies, WorkerOptions)} with the orphan sweeper's
    * workflow and step, which tell {@code orphans} of each orphan found.
    */
-  public static Worker operationsWorker(
+  public static OperationsWorkers operationsWorker(
       WorkerFactory factory, Dependencies deps, WorkerOptions options, OrphanListener orphans) {
     Worker worker = factory.newWorker(TaskQueues.OPERATIONS, options);
     worker.registerWorkflowImplementationTypes(
@@ -148,8 +153,7 @@ public final class GenerationWorkers {
     worker.registerActivitiesImplementations(
         new SweepActivitiesImpl(
             deps.ledger(), factory.getWorkflowClient(), deps.workerId(), orphans));
-    observationWorker(factory, deps, options);
-    return worker;
+    return new OperationsWorkers(worker, observationWorker(factory, deps, options));
   }
 
   /**
@@ -190,8 +194,10 @@ public final class GenerationWorkers {
    * of workflows started before the poll schedule, one per attempt), and this worker's {@link
    * PollLoop}, which claims from the ledger once {@code factory} has started and stops when it
    * shuts down.
+   *
+   * @return the poll loop, started
    */
-  public static Worker observationWorker(
+  public static PollLoop observationWorker(
       WorkerFactory factory, Dependencies deps, WorkerOptions options) {
     Worker worker = factory.newWorker(TaskQueues.OBSERVATION, options);
     ObservationActivitiesImpl observation =
@@ -203,7 +209,7 @@ public final class GenerationWorkers {
             deps.clock(),
             deps.stats());
     worker.registerActivitiesImplementations(observation);
-    new PollLoop(
+    return new PollLoop(
             deps.ledger(),
             observation,
             new WaitingActivities(factory.getWorkflowClient()),
@@ -212,7 +218,6 @@ public final class GenerationWorkers {
             () -> factory.isShutdown() || factory.isTerminated(),
             POLLERS)
         .start();
-    return worker;
   }
 
   /** The paid POST, on its own queue so that it can stop polling alone. */

@@ -14,6 +14,7 @@ import com.genace.delivery.ArtifactStore;
 import com.genace.delivery.ArtifactStores;
 import com.genace.ledger.LedgerStatistics;
 import com.genace.ledger.OperationsLedger;
+import com.genace.observation.PollLoop;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.fleet.FleetConfiguration;
 import com.genace.worker.health.ActivityCounting;
@@ -64,6 +65,7 @@ final class WorkerStack implements AutoCloseable {
   final WorkflowServiceStubs stubs;
   final WorkerFactory factory;
   final Worker dispatchWorker;
+  final PollLoop pollLoop;
 
   /** Closes a circuit opened by an authentication refusal once the free model list answers. */
   final CircuitProbe circuitProbe;
@@ -142,11 +144,14 @@ final class WorkerStack implements AutoCloseable {
             config.review(),
             metrics.activityStats());
     this.circuitProbe = new CircuitProbe(deps.circuit(), genace);
-    GenerationWorkers.operationsWorker(
-        factory,
-        deps,
-        GenerationWorkers.operationsOptions(config.maxConcurrentOperations(), config.taskPollers()),
-        state);
+    this.pollLoop =
+        GenerationWorkers.operationsWorker(
+                factory,
+                deps,
+                GenerationWorkers.operationsOptions(
+                    config.maxConcurrentOperations(), config.taskPollers()),
+                state)
+            .polls();
     this.dispatchWorker =
         GenerationWorkers.dispatchWorker(
             factory,
