@@ -12,13 +12,16 @@ import com.genace.controls.DispatchCircuit;
 import com.genace.leasing.HeldLease;
 import com.genace.ledger.ClaimResult;
 import com.genace.ledger.Lease;
+import com.genace.ledger.NewOperation;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.WriteResult;
+import com.genace.model.FailureTypes;
 import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.ReviewReason;
 import com.genace.stats.ActivityStats;
+import com.genace.workflows.GenerationRequest;
 import io.temporal.failure.ApplicationFailure;
 import java.util.Locale;
 import java.util.Optional;
@@ -92,6 +95,29 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     this.allowance = allowance;
     this.circuit = circuit;
     this.stats = stats;
+  }
+
+  /**
+   * Registers first, whatever the gate says (a paused fleet still records its operations), then
+   * {@link #dispatch}es. The registration is the ledger's idempotent insert, as {@link
+   * com.genace.review.ReviewActivities#register} runs it.
+   */
+  @Override
+  public DispatchResult registerAndDispatch(GenerationRequest request) {
+    try {
+      ledger.create(
+          new NewOperation(
+              request.operationId(),
+              request.model(),
+              request.inputJson(),
+              request.accountOrDefault()));
+    } catch (IllegalArgumentException e) {
+      throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), FailureTypes.INVALID_REQUEST);
+    } catch (RuntimeException e) {
+      throw ApplicationFailure.newNonRetryableFailureWithCause(
+          "registration failed, nothing claimed or sent: " + e.getMessage(), NOT_REGISTERED, e);
+    }
+    return dispatch(request.operationId());
   }
 
   @Override

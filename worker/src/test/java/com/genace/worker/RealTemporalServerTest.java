@@ -137,10 +137,7 @@ class RealTemporalServerTest {
     assertThat(metadata.getDefinition().getUpdateDefinitionsList())
         .anySatisfy(update -> assertThat(update.getName()).isEqualTo("resolve"));
     assertThat(activitySummaries(workflowId))
-        .contains(
-            "register " + id,
-            "POST /v1/generations (image-v1)",
-            "open review: post_outcome_unknown");
+        .contains("POST /v1/generations (image-v1)", "open review: post_outcome_unknown");
 
     // The operator found the job on Genace's side and resolves with the validated update.
     List<String> jobs = server.simulator.jobsForOperation(id);

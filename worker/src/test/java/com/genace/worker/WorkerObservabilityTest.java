@@ -169,12 +169,13 @@ class WorkerObservabilityTest {
         .contains(
             "StartWorkflow:GenerationWorkflow",
             "RunWorkflow:GenerationWorkflow",
-            "RunActivity:Dispatch",
+            "RunActivity:RegisterAndDispatch",
             "RunActivity:AwaitRemoteJob",
             "RunActivity:Deliver",
             "genace POST /v1/generations",
             "genace GET /v1/generations/{id}",
             "genace GET output",
+            "ledger create",
             "ledger claim",
             "ledger claim_to_submit",
             "ledger record_accepted",
@@ -196,7 +197,8 @@ class WorkerObservabilityTest {
                     s.getAttributes().get(AttributeKey.stringKey("genace.operation_id"))))
         .allSatisfy(s -> assertThat(s.getTraceId()).as(s.getName()).isEqualTo(traceId));
 
-    SpanData dispatch = only(trace, "RunActivity:Dispatch");
+    SpanData dispatch = only(trace, "RunActivity:RegisterAndDispatch");
+    assertThat(only(trace, "ledger create").getParentSpanId()).isEqualTo(dispatch.getSpanId());
     SpanData post = only(trace, "genace POST /v1/generations");
     assertThat(post.getParentSpanId()).isEqualTo(dispatch.getSpanId());
     assertThat(post.getAttributes().get(AttributeKey.longKey("http.response.status_code")))

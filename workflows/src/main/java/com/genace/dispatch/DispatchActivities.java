@@ -1,5 +1,6 @@
 package com.genace.dispatch;
 
+import com.genace.workflows.GenerationRequest;
 import io.temporal.activity.ActivityInterface;
 
 /**
@@ -17,5 +18,18 @@ public interface DispatchActivities {
   /** Failure type: the activity failed before a POST could leave. */
   String NOTHING_SENT = "GenaceDispatchNothingSent";
 
+  /**
+   * Failure type of {@link #registerAndDispatch}: the operation could not be registered, so nothing
+   * was claimed or sent.
+   */
+  String NOT_REGISTERED = "GenaceDispatchNotRegistered";
+
   DispatchResult dispatch(String operationId);
+
+  /**
+   * The first dispatch of an operation: registers it in the ledger ({@code pending}; already
+   * registered is fine), then {@link #dispatch}es it. One activity where a registration and a
+   * dispatch were two.
+   */
+  DispatchResult registerAndDispatch(GenerationRequest request);
 }

@@ -74,6 +74,14 @@ final class ActivityStubs {
           .build();
 
   /**
+   * How long the first dispatch attempt, which also registers the operation, waits in its queue for
+   * a dispatch worker before the workflow registers it with {@link #LEDGER_STEP} and dispatches it
+   * as usual (none polls while dispatch is paused): how late an operation appears in the ledger at
+   * worst.
+   */
+  static final Duration FIRST_DISPATCH_WAIT = Duration.ofSeconds(15);
+
+  /**
    * Observation's retries follow a timeout (a crashed or frozen worker), as pacing comes from
    * elsewhere: soon, hence the low maximum.
    */
@@ -159,6 +167,17 @@ final class ActivityStubs {
     return stub(
         DispatchActivities.class,
         ActivityOptions.newBuilder(DISPATCH).setStartToCloseTimeout(timeout).build(),
+        summary);
+  }
+
+  /** {@link #dispatch} for the first attempt: it registers too, and waits in its queue briefly. */
+  static DispatchActivities firstDispatch(String summary, Duration timeout) {
+    return stub(
+        DispatchActivities.class,
+        ActivityOptions.newBuilder(DISPATCH)
+            .setStartToCloseTimeout(timeout)
+            .setScheduleToStartTimeout(FIRST_DISPATCH_WAIT)
+            .build(),
         summary);
   }
 

@@ -37,11 +37,17 @@ final class DispatchStep {
   static final Duration PAUSED_RECHECK_INTERVAL = Duration.ofSeconds(5);
 
   private final OperationState operation;
+  private final RegistrationStep registration;
   private final Cancellation cancellation;
   private final ReviewStep review;
 
-  DispatchStep(OperationState operation, Cancellation cancellation, ReviewStep review) {
+  DispatchStep(
+      OperationState operation,
+      RegistrationStep registration,
+      Cancellation cancellation,
+      ReviewStep review) {
     this.operation = operation;
+    this.registration = registration;
     this.cancellation = cancellation;
     this.review = review;
   }
@@ -117,28 +123,72 @@ final class DispatchStep {
   }
 
   private DispatchResult dispatchToTheEnd(GenerationRequest request) {
+    boolean first = registration.takeFirstDispatch();
     if (cancellation.requested()) {
+      if (first) {
+        // The cancellation is recorded in the ledger: the operation must be there first.
+        cancellation.runToTheEnd(
+            () -> {
+              registration.registerNow(request);
+              return null;
+            });
+      }
       // Also on the way to delivering a cancelled render: a cancelled operation never POSTs.
       throw new CanceledFailure("cancelled before dispatch");
     }
-    return cancellation.runToTheEnd(() -> dispatchOnce(request));
+    return cancellation.runToTheEnd(
+        () -> first ? registerAndDispatchOnce(request) : dispatchOnce(request));
+  }
+
+  /**
+   * The first attempt of {@link VersionMarkers#REGISTER_IN_FIRST_DISPATCH}: registers the operation
+   * and dispatches it, in one activity. It waits at most {@link ActivityStubs#FIRST_DISPATCH_WAIT}
+   * for a dispatch worker (none polls while dispatch is paused), so that the operation is in the
+   * ledger within seconds whatever dispatch does. When it did not report back, the scheduled
+   * registration makes sure the operation is there (registering again changes nothing); an attempt
+   * that never started or never registered then gives way to an ordinary one at once, as it sent
+   * nothing. Any other failure is read as {@link #dispatchOnce} reads it.
+   */
+  private DispatchResult registerAndDispatchOnce(GenerationRequest request) {
+    try {
+      return ActivityStubs.firstDispatch(summary(request), request.dispatchTimeout())
+          .registerAndDispatch(request);
+    } catch (ActivityFailure failure) {
+      registration.registerNow(request);
+      if (ActivityFailures.neverStarted(failure)
+          || ActivityFailures.isType(failure, DispatchActivities.NOT_REGISTERED)) {
+        if (cancellation.requested()) {
+          throw new CanceledFailure("cancelled before dispatch");
+        }
+        return dispatchOnce(request);
+      }
+      return notReported(failure);
+    }
   }
 
   private DispatchResult dispatchOnce(GenerationRequest request) {
     try {
-      return ActivityStubs.dispatch(
-              "POST /v1/generations (" + request.model() + ")", request.dispatchTimeout())
+      return ActivityStubs.dispatch(summary(request), request.dispatchTimeout())
           .dispatch(operation.operationId());
     } catch (ActivityFailure failure) {
-      if (failure.getCause() instanceof ApplicationFailure app
-          && DispatchActivities.NOTHING_SENT.equals(app.getType())) {
-        return DispatchResult.of(DispatchOutcome.NOT_SENT, app.getOriginalMessage());
-      }
-      // A timeout, a crash or any failure after the POST may have left: never retried.
-      return DispatchResult.of(
-          DispatchOutcome.UNKNOWN,
-          "dispatch did not report back: " + ActivityFailures.describe(failure));
+      return notReported(failure);
     }
+  }
+
+  private static String summary(GenerationRequest request) {
+    return "POST /v1/generations (" + request.model() + ")";
+  }
+
+  /** A dispatch attempt that failed rather than answered. */
+  private static DispatchResult notReported(ActivityFailure failure) {
+    if (ActivityFailures.isType(failure, DispatchActivities.NOTHING_SENT)) {
+      return DispatchResult.of(
+          DispatchOutcome.NOT_SENT, ((ApplicationFailure) failure.getCause()).getOriginalMessage());
+    }
+    // A timeout, a crash or any failure after the POST may have left: never retried.
+    return DispatchResult.of(
+        DispatchOutcome.UNKNOWN,
+        "dispatch did not report back: " + ActivityFailures.describe(failure));
   }
 
   private void waitBeforeDispatch(Duration delay, String why) {

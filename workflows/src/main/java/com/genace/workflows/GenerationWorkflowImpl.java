@@ -10,7 +10,8 @@ import io.temporal.failure.ApplicationFailure;
  * The operation's course, step by step:
  *
  * <ol>
- *   <li>register the operation in the ledger ({@code pending}): {@link RegistrationStep};
+ *   <li>register the operation in the ledger ({@code pending}), in new workflows together with the
+ *       first dispatch attempt: {@link RegistrationStep};
  *   <li>dispatch until the outcome decides: {@link DispatchStep};
  *   <li>in review, wait without limit for a resolution, reminding periodically: {@link ReviewStep};
  *   <li>observe the remote job until it is terminal: {@link ObservationStep};
@@ -44,7 +45,8 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   private final ReviewStep review =
       new ReviewStep(operation, versions, cancellation, resolutions, resolutionCheck);
   private final RegistrationStep registration = new RegistrationStep(operation, versions);
-  private final DispatchStep dispatch = new DispatchStep(operation, cancellation, review);
+  private final DispatchStep dispatch =
+      new DispatchStep(operation, registration, cancellation, review);
   private final ObservationStep observation = new ObservationStep(operation, versions, review);
   private final DeliveryStep delivery = new DeliveryStep(operation, cancellation);
   private final CancelBookkeeping afterCancel =

@@ -12,11 +12,17 @@ final class VersionMarkers {
   /**
    * Where registration runs. Version 1 registered as a local activity (one marker instead of an
    * activity's events); it lost an operation in the network fault drill (no ledger row after the
-   * faults ended), so version 2, what new workflows get, registers with a scheduled activity again,
-   * as the default version does. Versions 1 and 2 imply {@link #OBSERVE_BY_POLLING}, whose marker
-   * such workflows therefore do not record.
+   * faults ended), so version 2 registers with a scheduled activity again, as the default version
+   * does. Version 3, what new workflows get, registers in the first dispatch attempt (one activity
+   * and one workflow task fewer per operation), falling back to the scheduled registration when
+   * that attempt never started or could not register ({@link DispatchStep}). Versions 1 to 3 imply
+   * {@link #OBSERVE_BY_POLLING}, and version 3 every later marker at its current version: such
+   * workflows record none of them.
    */
   static final String REGISTER_LOCALLY = "register-locally";
+
+  /** {@link #REGISTER_LOCALLY}'s version that registers in the first dispatch. */
+  static final int REGISTER_IN_FIRST_DISPATCH = 3;
 
   /** Polling observation (version 1); the default version observes the long way. */
   static final String OBSERVE_BY_POLLING = "observe-by-polling";
@@ -47,35 +53,43 @@ final class VersionMarkers {
   static final String REVIEW_EVIDENCE = "review-evidence";
 
   /**
-   * Set by {@link #REGISTER_LOCALLY}'s version 1 or 2: such workflows always observe by polling.
+   * Set by {@link #REGISTER_LOCALLY}'s version 1, 2 or 3: such workflows always observe by polling.
    */
   private boolean registeredAfterPolling;
 
-  /** Asked once, before registering: 1 registers locally, the default and 2 schedule it. */
+  /** Set by {@link #REGISTER_LOCALLY}'s version 3: every later marker is at its current version. */
+  private boolean current;
+
+  /**
+   * Asked once, before registering: 1 registers locally, the default and 2 schedule it, 3 registers
+   * in the first dispatch.
+   */
   int registration() {
-    int version = Workflow.getVersion(REGISTER_LOCALLY, Workflow.DEFAULT_VERSION, 2);
+    int version =
+        Workflow.getVersion(REGISTER_LOCALLY, Workflow.DEFAULT_VERSION, REGISTER_IN_FIRST_DISPATCH);
     registeredAfterPolling = version != Workflow.DEFAULT_VERSION;
+    current = version >= REGISTER_IN_FIRST_DISPATCH;
     return version;
   }
 
   /** Asked once right after registration. */
   int cancellation() {
-    return Workflow.getVersion(CANCEL_WITH_MEANING, Workflow.DEFAULT_VERSION, 1);
+    return current ? 1 : Workflow.getVersion(CANCEL_WITH_MEANING, Workflow.DEFAULT_VERSION, 1);
   }
 
   /** Asked by every resolution received and applied; the first one records the marker. */
   boolean checksResolutionsWhole() {
-    return Workflow.getVersion(CHECKED_RESOLUTIONS, Workflow.DEFAULT_VERSION, 1) == 1;
+    return current || Workflow.getVersion(CHECKED_RESOLUTIONS, Workflow.DEFAULT_VERSION, 1) == 1;
   }
 
   /** Asked whenever a review opens, after the phase is published. */
   boolean gathersEvidence() {
-    return Workflow.getVersion(REVIEW_EVIDENCE, Workflow.DEFAULT_VERSION, 1) == 1;
+    return current || Workflow.getVersion(REVIEW_EVIDENCE, Workflow.DEFAULT_VERSION, 1) == 1;
   }
 
   /** Asked whenever polling observation starts, after {@link #observesByPolling}. */
   boolean observesBySchedule() {
-    return Workflow.getVersion(OBSERVE_BY_SCHEDULE, Workflow.DEFAULT_VERSION, 1) == 1;
+    return current || Workflow.getVersion(OBSERVE_BY_SCHEDULE, Workflow.DEFAULT_VERSION, 1) == 1;
   }
 
   /** Asked whenever observation starts, before the phase is published. */

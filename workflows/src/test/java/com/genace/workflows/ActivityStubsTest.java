@@ -33,6 +33,7 @@ class ActivityStubsTest {
           Map.entry("GatherEvidence", ActivityStubs.EVIDENCE),
           Map.entry("CheckFoundJob", ActivityStubs.CHECK_JOB),
           Map.entry("Dispatch", ActivityStubs.DISPATCH),
+          Map.entry("RegisterAndDispatch", ActivityStubs.DISPATCH),
           Map.entry("PollRemoteJob", ActivityStubs.POLL),
           Map.entry("Observe", ActivityStubs.LEGACY_OBSERVE),
           Map.entry("AwaitRemoteJob", ActivityStubs.AWAIT_POLLS),
@@ -57,7 +58,11 @@ class ActivityStubsTest {
       assertThat(OPTIONS_BY_TYPE).as("activity type of %s", history).containsKey(type);
       ActivityOptions options = OPTIONS_BY_TYPE.get(type);
       assertThat(scheduled.getTaskQueue().getName()).as(type).isEqualTo(options.getTaskQueue());
-      if (!type.equals("Dispatch")) {
+      if (type.equals("RegisterAndDispatch")) {
+        assertThat(duration(scheduled.getScheduleToStartTimeout()))
+            .as(type)
+            .isEqualTo(ActivityStubs.FIRST_DISPATCH_WAIT);
+      } else if (!type.equals("Dispatch")) {
         // The dispatch's start-to-close timeout comes with each request.
         assertThat(duration(scheduled.getStartToCloseTimeout()))
             .as(type)

@@ -23,9 +23,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Replays saved histories of every path against the current workflow code: a change that would
  * break running workflows fails here. The histories are recorded by the worker module's end-to-end
- * tests with {@code -Dgenace.recordHistories=<this module>/src/test/resources/histories}; those
- * named {@code legacy-*} were recorded before polling observation and must keep replaying as long
- * as such workflows may run.
+ * tests with {@code -Dgenace.recordHistories=<this module>/src/test/resources/histories}. Older
+ * recordings must keep replaying as long as such workflows may run: {@code registered-apart-*} from
+ * before registration moved into the first dispatch, {@code polling-*} from before the poll
+ * schedule and {@code legacy-*} from before polling observation.
  */
 class GenerationWorkflowReplayTest {
 
@@ -71,6 +72,8 @@ class GenerationWorkflowReplayTest {
         .extracting(p -> p.getFileName().toString())
         .contains(
             "delivered.json",
+            "first-dispatch-not-started-then-delivered.json",
+            "registered-apart-delivered.json",
             "refused.json",
             "account-refused-then-delivered.json",
             "not-sent-then-delivered.json",

@@ -3,6 +3,7 @@ package com.genace.workflows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.genace.model.FailureTypes;
 import com.genace.model.ReviewReason;
@@ -11,6 +12,8 @@ import com.genace.review.ReviewOpened;
 import com.genace.review.ReviewResolution;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.enums.v1.IndexedValueType;
+import io.temporal.api.enums.v1.TimeoutType;
+import io.temporal.api.history.v1.ActivityTaskScheduledEventAttributes;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
@@ -31,9 +34,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The start input as a client in another language sends it: raw JSON, no {@link GenerationRequest}
- * on the sending side. Registration runs as a local activity on the workflow's worker: here a
- * recording one, which keeps the request it was given. No other activity worker runs, so the
- * history shows exactly what the workflow scheduled or recorded.
+ * on the sending side. The operations queue's ledger steps are a recording double, which keeps the
+ * request a registration was given; no dispatch worker runs, so the history shows exactly what the
+ * workflow scheduled or recorded (the first dispatch, which also registers, carries the request).
  */
 class StartInputTest {
 
@@ -106,19 +109,43 @@ class StartInputTest {
     for (String id : List.of("new-1", "old-1")) {
       Awaitility.await()
           .atMost(Duration.ofSeconds(20))
-          .until(() -> registration.requests.containsKey(id) && !scheduledActivities(id).isEmpty());
-      assertThat(JSON.readTree(registration.requests.get(id).inputJson()))
-          .as(id)
-          .isEqualTo(JSON.readTree("{\"p\":1}"));
-      assertThat(
-              scheduledActivities(id)
-                  .get(0)
-                  .getActivityTaskScheduledEventAttributes()
-                  .getActivityType()
-                  .getName())
-          .as("the first activity scheduled is the registration")
-          .isEqualTo("Register");
+          .until(() -> !scheduledActivities(id).isEmpty());
+      ActivityTaskScheduledEventAttributes first =
+          scheduledActivities(id).get(0).getActivityTaskScheduledEventAttributes();
+      assertThat(first.getActivityType().getName())
+          .as("the first activity scheduled registers and dispatches")
+          .isEqualTo("RegisterAndDispatch");
+      JsonNode registered = JSON.readTree(first.getInput().getPayloads(0).getData().toStringUtf8());
+      assertThat(registered.path("operationId").asText()).isEqualTo(id);
+      assertThat(registered.path("input")).as(id).isEqualTo(JSON.readTree("{\"p\":1}"));
     }
+  }
+
+  @Test
+  void a_first_dispatch_no_worker_takes_registers_the_operation_and_dispatches_as_usual()
+      throws IOException {
+    startRaw("queued-1", "{\"operationId\":\"queued-1\",\"model\":\"image-v1\",\"input\":{}}");
+
+    // No dispatch worker polls (as while dispatch is paused): the first attempt is never started.
+    env.sleep(ActivityStubs.FIRST_DISPATCH_WAIT.plusSeconds(5));
+
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> scheduledActivities("queued-1").size() == 3);
+    assertThat(scheduledActivities("queued-1"))
+        .extracting(e -> e.getActivityTaskScheduledEventAttributes().getActivityType().getName())
+        .containsExactly("RegisterAndDispatch", "Register", "Dispatch");
+    assertThat(events("queued-1", EventType.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT))
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(
+                        e.getActivityTaskTimedOutEventAttributes()
+                            .getFailure()
+                            .getTimeoutFailureInfo()
+                            .getTimeoutType())
+                    .isEqualTo(TimeoutType.TIMEOUT_TYPE_SCHEDULE_TO_START));
+    assertThat(registration.requests).containsKey("queued-1");
   }
 
   private WorkflowStub startRaw(String operationId, String json) throws IOException {
