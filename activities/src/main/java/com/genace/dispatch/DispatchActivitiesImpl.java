@@ -12,14 +12,13 @@ import com.genace.controls.DispatchCircuit;
 import com.genace.leasing.HeldLease;
 import com.genace.ledger.ClaimResult;
 import com.genace.ledger.Lease;
-import com.genace.ledger.NewOperation;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.WriteResult;
-import com.genace.model.FailureTypes;
 import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.ReviewReason;
+import com.genace.registration.Registration;
 import com.genace.stats.ActivityStats;
 import com.genace.workflows.GenerationRequest;
 import io.temporal.failure.ApplicationFailure;
@@ -99,20 +98,15 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
 
   /**
    * Registers first, whatever the gate says (a paused fleet still records its operations), then
-   * {@link #dispatch}es. The registration is the ledger's idempotent insert, as {@link
-   * com.genace.review.ReviewActivities#register} runs it.
+   * {@link #dispatch}es. A registration that failed (but for a request the ledger refuses, which
+   * fails as {@link Registration#register} says) is {@link #NOT_REGISTERED}.
    */
   @Override
   public DispatchResult registerAndDispatch(GenerationRequest request) {
     try {
-      ledger.create(
-          new NewOperation(
-              request.operationId(),
-              request.model(),
-              request.inputJson(),
-              request.accountOrDefault()));
-    } catch (IllegalArgumentException e) {
-      throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), FailureTypes.INVALID_REQUEST);
+      Registration.register(ledger, request);
+    } catch (ApplicationFailure refused) {
+      throw refused;
     } catch (RuntimeException e) {
       throw ApplicationFailure.newNonRetryableFailureWithCause(
           "registration failed, nothing claimed or sent: " + e.getMessage(), NOT_REGISTERED, e);

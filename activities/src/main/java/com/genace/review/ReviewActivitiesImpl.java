@@ -2,15 +2,14 @@ package com.genace.review;
 
 import com.genace.ledger.ClaimResult;
 import com.genace.ledger.Lease;
-import com.genace.ledger.NewOperation;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.WriteResult;
-import com.genace.model.FailureTypes;
 import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.ReviewDecision;
 import com.genace.model.ReviewReason;
+import com.genace.registration.Registration;
 import com.genace.stats.ActivityStats;
 import com.genace.stats.ActivityStats.Resolver;
 import com.genace.workflows.GenerationRequest;
@@ -42,16 +41,7 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
 
   @Override
   public void register(GenerationRequest request) {
-    try {
-      ledger.create(
-          new NewOperation(
-              request.operationId(),
-              request.model(),
-              request.inputJson(),
-              request.accountOrDefault()));
-    } catch (IllegalArgumentException e) {
-      throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), FailureTypes.INVALID_REQUEST);
-    }
+    Registration.register(ledger, request);
   }
 
   @Override

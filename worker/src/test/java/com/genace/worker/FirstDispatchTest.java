@@ -33,14 +33,7 @@ class FirstDispatchTest {
   @Test
   void an_operation_no_dispatch_worker_takes_is_registered_and_later_dispatched_once()
       throws Exception {
-    try (GenerationHarness harness =
-        new GenerationHarness(
-            artifacts,
-            GenerationHarness.simulator(),
-            GenerationHarness.API_KEY,
-            null,
-            Duration.ofSeconds(2),
-            false)) {
+    try (GenerationHarness harness = GenerationHarness.withoutWorkers(artifacts)) {
       // Workflows, the operations queue and observation; no worker polls the dispatch queue.
       WorkerFactory operations = harness.newDetachedFactory();
       GenerationWorkers.operationsWorker(

@@ -97,7 +97,7 @@ class WorkerRestartTest {
   @Test
   void a_worker_that_dies_mid_poll_leaves_no_lease_and_another_resumes_from_the_durable_job_id()
       throws Exception {
-    try (GenerationHarness harness = harnessWithoutWorkers()) {
+    try (GenerationHarness harness = GenerationHarness.withoutWorkers(artifacts)) {
       harness.simulator.setFaults(harness.simulator.faults().withJobDurationMs(2000));
       // Workflows, registration, dispatch and delivery run on worker-w, which stays; observation
       // runs first on worker-a alone, which dies during its first poll.
@@ -154,7 +154,7 @@ class WorkerRestartTest {
   @Test
   void an_observation_whose_waiting_activity_never_ran_is_polled_and_completed_by_another_worker()
       throws Exception {
-    try (GenerationHarness harness = harnessWithoutWorkers()) {
+    try (GenerationHarness harness = GenerationHarness.withoutWorkers(artifacts)) {
       harness.simulator.setFaults(harness.simulator.faults().withJobDurationMs(1000));
       WorkerFactory workflows = workflowWorker(harness, "worker-w");
       // worker-a takes the waiting activity's task, then is gone before running it: the activity
@@ -187,17 +187,6 @@ class WorkerRestartTest {
         workflows.shutdownNow();
       }
     }
-  }
-
-  /** The test server, the ledger and the simulator; each test starts the workers it splits. */
-  private GenerationHarness harnessWithoutWorkers() {
-    return new GenerationHarness(
-        artifacts,
-        GenerationHarness.simulator(),
-        GenerationHarness.API_KEY,
-        null,
-        Duration.ofSeconds(2),
-        false);
   }
 
   /**

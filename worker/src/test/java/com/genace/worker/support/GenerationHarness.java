@@ -140,6 +140,15 @@ public final class GenerationHarness implements AutoCloseable {
     this.client = new GenerationClient(temporal.getWorkflowClient());
   }
 
+  /**
+   * The test server, the ledger and the simulator, and no worker: the test starts the workers it
+   * splits on factories of their own ({@link #newDetachedFactory}).
+   */
+  public static GenerationHarness withoutWorkers(Path artifacts) {
+    return new GenerationHarness(
+        artifacts, simulator(), API_KEY, null, Duration.ofSeconds(2), false);
+  }
+
   /** A simulator whose jobs take 300 ms and that accepts {@link #API_KEY}. */
   public static GenaceSimulator simulator() {
     return GenaceSimulator.builder()
