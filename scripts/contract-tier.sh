@@ -58,20 +58,37 @@ wait_for 90 curl -sf "http://$GENACE_STATUS_ADDR/startupz" || fail "the worker d
 SIM="http://127.0.0.1:$SIM_PORT"
 SIMULATOR_URL="$SIM"
 
-# Runs the venv's Python. The temporalio client can abort at interpreter exit, after the script
-# has done its work ("Fatal Python error: PyGILState_Release ... finalizing": temporalio/sdk-python
-# issue 300, a Rust thread outliving the interpreter). That abort alone is reported, not failed:
-# what the script printed is still checked by its caller. Any other failure fails.
+# Runs a script (a file, or `-` for standard input) with the venv's Python and leaves with
+# os._exit once the script has returned, so the interpreter never finalizes: the temporalio client
+# can crash there, after the script has done its work (a Rust thread outliving the interpreter,
+# temporalio/sdk-python issue 300), as an abort or a segmentation fault. The script's own exit
+# status stands; an exception still prints its traceback and exits 1.
 run_python() {
-  local status=0
-  "$VENV/bin/python" "$@" 2>"$WORK/python.err" || status=$?
-  cat "$WORK/python.err" >&2
-  if ((status == 134)) && grep -q 'PyGILState_Release' "$WORK/python.err" \
-      && grep -q 'runtime state: finalizing' "$WORK/python.err"; then
-    log "note: temporalio aborted at interpreter exit (sdk-python issue 300); output checked" >&2
-    return 0
+  local script=$1
+  shift
+  if [[ $script == - ]]; then
+    script="$(mktemp "$WORK/script-XXXXXX.py")"
+    cat >"$script"
   fi
-  return "$status"
+  "$VENV/bin/python" -c '
+import os, runpy, sys, traceback
+sys.argv = sys.argv[1:]
+sys.path[0] = os.path.dirname(os.path.abspath(sys.argv[0]))  # as `python script` would
+try:
+    runpy.run_path(sys.argv[0], run_name="__main__")
+    status = 0
+except SystemExit as e:
+    if isinstance(e.code, int) or e.code is None:
+        status = e.code or 0
+    else:
+        print(e.code, file=sys.stderr)
+        status = 1
+except BaseException:
+    traceback.print_exc()
+    status = 1
+sys.stdout.flush()
+sys.stderr.flush()
+os._exit(status)' "$script" "$@"
 }
 
 log "Python tier: clients/python/contract_check.py"
