@@ -29,7 +29,7 @@ final class RegistrationStep {
       byFirstDispatch = true;
     } else if (version != 1) {
       operation.setPhase(Phase.PENDING, "registering the operation");
-      ActivityStubs.ledger("register " + operation.operationId()).register(request);
+      registerNow(request);
     } else {
       operation.setPhaseDetails("registering the operation");
       ActivityStubs.localRegistration().register(request);
