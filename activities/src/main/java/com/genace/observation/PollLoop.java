@@ -95,7 +95,7 @@ public final class PollLoop implements AutoCloseable {
   private final Set<DuePoll> unstarted = ConcurrentHashMap.newKeySet();
 
   private final AtomicBoolean closing = new AtomicBoolean();
-  private final CountDownLatch shutDown = new CountDownLatch(1);
+  private final CountDownLatch shutDownDone = new CountDownLatch(1);
   private volatile boolean closed;
 
   /**
@@ -152,10 +152,10 @@ public final class PollLoop implements AutoCloseable {
       try {
         shutDown();
       } finally {
-        this.shutDown.countDown();
+        shutDownDone.countDown();
       }
     } else if (Thread.currentThread() != loop) {
-      awaitQuietly(this.shutDown);
+      awaitQuietly(shutDownDone);
     }
   }
 
