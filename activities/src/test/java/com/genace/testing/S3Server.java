@@ -1,9 +1,9 @@
 package com.genace.testing;
 
+import com.genace.testkit.LoopbackPorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
@@ -116,7 +116,7 @@ public final class S3Server {
     try {
       Path home = Files.createTempDirectory("genace-s3proxy-");
       Path blobs = Files.createDirectories(home.resolve("blobs"));
-      int port = freePort();
+      int port = LoopbackPorts.free();
       Path properties = home.resolve("s3proxy.properties");
       Files.writeString(
           properties,
@@ -175,12 +175,6 @@ public final class S3Server {
     }
     process.destroy();
     throw new IllegalStateException("S3Proxy did not listen within " + START_TIMEOUT);
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 
   private static void sleep(long millis) {

@@ -6,7 +6,6 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -73,7 +72,7 @@ final class UnprivilegedPostgres implements AutoCloseable {
       home = Files.createTempDirectory("genace-pg-");
       UserPrincipalLookupService users = home.getFileSystem().getUserPrincipalLookupService();
       Files.setOwner(home, users.lookupPrincipalByName(user));
-      int port = requestedPort != 0 ? requestedPort : freePort();
+      int port = requestedPort != 0 ? requestedPort : LoopbackPorts.free();
       UnprivilegedPostgres postgres = new UnprivilegedPostgres(asUser, bin, home, port);
       postgres.initAndStart(serverConfig);
       return postgres;
@@ -215,12 +214,6 @@ final class UnprivilegedPostgres implements AutoCloseable {
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes), 0, 8);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
     }
   }
 

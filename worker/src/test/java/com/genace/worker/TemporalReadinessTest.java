@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.genace.simulator.GenaceSimulator;
 import com.genace.testing.DatabaseExtension;
 import com.genace.testing.TestDatabase;
+import com.genace.testkit.LoopbackPorts;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.health.Readiness;
 import com.genace.worker.support.GenerationHarness;
@@ -18,7 +19,6 @@ import com.genace.worker.temporal.TemporalTarget;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.testserver.TestServer;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -88,16 +88,10 @@ class TemporalReadinessTest {
         .statusCode();
   }
 
-  private static int freePort() throws Exception {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
-  }
-
   @Test
   void failing_polls_make_the_worker_unready_with_the_reason_until_temporal_answers_again()
       throws Exception {
-    int port = freePort();
+    int port = LoopbackPorts.free();
     try (var server = TestServer.createPortBoundServer(port, true);
         TcpProxy proxy = new TcpProxy(new InetSocketAddress("127.0.0.1", port))) {
       try (TemporalConnection direct =
@@ -136,7 +130,7 @@ class TemporalReadinessTest {
   @Test
   void an_unreachable_temporal_stops_the_start_naming_the_variable_and_the_address()
       throws Exception {
-    String dead = "127.0.0.1:" + freePort();
+    String dead = "127.0.0.1:" + LoopbackPorts.free();
     process =
         new WorkerProcess(
             WorkerConfig.fromEnvironment(environment()),

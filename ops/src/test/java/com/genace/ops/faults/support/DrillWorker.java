@@ -1,5 +1,6 @@
 package com.genace.ops.faults.support;
 
+import com.genace.testkit.LoopbackPorts;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -39,7 +40,7 @@ public final class DrillWorker implements AutoCloseable {
    */
   public static DrillWorker start(String name, Map<String, String> env, Path log)
       throws IOException {
-    int statusPort = Ports.free();
+    int statusPort = LoopbackPorts.free();
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse("java"));
     // Small and quick to start: several of these share two cores with the servers.

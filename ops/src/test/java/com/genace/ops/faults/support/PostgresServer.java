@@ -1,5 +1,6 @@
 package com.genace.ops.faults.support;
 
+import com.genace.testkit.LoopbackPorts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,7 +40,7 @@ public final class PostgresServer implements AutoCloseable {
               + " is missing: the fault drills need PostgreSQL 15's server binaries"
               + " (apt-get install postgresql-15, or set GENACE_PG_BIN)");
     }
-    PostgresServer server = new PostgresServer(bin, dir.resolve("pgdata"), Ports.free());
+    PostgresServer server = new PostgresServer(bin, dir.resolve("pgdata"), LoopbackPorts.free());
     Drills.run(
         List.of(
             bin.resolve("initdb").toString(),
@@ -75,18 +76,25 @@ public final class PostgresServer implements AutoCloseable {
   }
 
   public void start() throws IOException, InterruptedException {
-    pgCtl(
-        "-o",
-        "-p "
-            + port
-            + " -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c fsync=off"
-            + " -c max_connections=200",
-        "-l",
-        dataDir.resolveSibling("server.log").toString(),
-        "-w",
-        "-t",
-        "60",
-        "start");
+    Path serverLog = dataDir.resolveSibling("server.log");
+    try {
+      pgCtl(
+          "-o",
+          "-p "
+              + port
+              + " -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c fsync=off"
+              + " -c max_connections=200",
+          "-l",
+          serverLog.toString(),
+          "-w",
+          "-t",
+          "60",
+          "start");
+    } catch (IllegalStateException e) {
+      // pg_ctl only says "examine the log output": the reason is in the server's own log.
+      throw new IllegalStateException(
+          e.getMessage() + "\nserver.log:\n" + Drills.tail(serverLog), e);
+    }
     running = true;
   }
 

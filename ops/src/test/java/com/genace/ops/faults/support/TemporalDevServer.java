@@ -1,5 +1,6 @@
 package com.genace.ops.faults.support;
 
+import com.genace.testkit.LoopbackPorts;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -39,7 +40,7 @@ public final class TemporalDevServer implements AutoCloseable {
     // <venv>/bin/temporal
     TemporalDevServer server =
         new TemporalDevServer(
-            Path.of(cli).toAbsolutePath().getParent().getParent(), dir, Ports.free());
+            Path.of(cli).toAbsolutePath().getParent().getParent(), dir, LoopbackPorts.free());
     server.start();
     return server;
   }
