@@ -11,8 +11,8 @@ import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Free loopback ports for the servers tests start, chosen <em>below</em> the kernel's ephemeral
- * range.
+ * Free loopback ports for the servers that tests and benches start, chosen <em>below</em> the
+ * kernel's ephemeral range.
  *
  * <p>A port from {@code bind(0)} lies inside that range, and it is free again the moment it is
  * handed over: until the server binds it (after an {@code initdb}, a JVM start), any outgoing

@@ -1,6 +1,7 @@
 package com.genace.ops.bench;
 
 import com.genace.db.Database;
+import com.genace.testkit.LoopbackPorts;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;
 import com.genace.workflows.GenerationWorkflow;
@@ -71,7 +72,7 @@ final class EndToEndBench {
     WorkflowClient client = services.temporal().workflowClient();
     GenerationClient generations = new GenerationClient(client);
     Path home = Files.createTempDirectory("genace-bench-");
-    int statusPort = WorkerJvm.freePort();
+    int statusPort = LoopbackPorts.free();
     Map<String, String> workerEnv = new java.util.LinkedHashMap<>(services.workerEnvironment());
     workerEnv.put("GENACE_STATUS_ADDR", "127.0.0.1:" + statusPort);
     workerEnv.put("GENACE_ARTIFACT_DIR", home.resolve("artifacts").toString());

@@ -2,8 +2,6 @@ package com.genace.ops.bench;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -66,15 +64,6 @@ final class WorkerJvm implements AutoCloseable {
       return new WorkerJvm(process, log);
     } catch (IOException e) {
       throw new UncheckedIOException("could not start a worker JVM", e);
-    }
-  }
-
-  /** A free port on the loopback interface, for a worker's status endpoints. */
-  static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("no free port", e);
     }
   }
 
