@@ -41,9 +41,12 @@ class BenchCommandTest {
   void bench_e2e_reports_ours_against_bare_workflows_and_the_cost_of_an_operation()
       throws Exception {
     JsonNode json =
-        lastJson(CliRunner.run(Map.of(), "bench", "e2e", "--operations", "4", "--json"));
+        lastJson(
+            CliRunner.run(
+                Map.of(), "bench", "e2e", "--operations", "4", "--warm-up", "1", "--json"));
 
     assertThat(json.get("operations").asInt()).isEqualTo(4);
+    assertThat(json.get("warm_up").asInt()).isEqualTo(1);
     assertThat(json.get("delivered").asInt()).isEqualTo(4);
     assertThat(json.get("posts_per_operation").asDouble()).isEqualTo(1.0);
     assertPositive(
@@ -87,6 +90,9 @@ class BenchCommandTest {
     CliRunner.Result result = CliRunner.run(Map.of(), "bench", "ledger", "--clients", "0");
     assertThat(result.exitCode()).isEqualTo(2);
     assertThat(result.err()).contains("--clients must be at least 1");
+    result = CliRunner.run(Map.of(), "bench", "e2e", "--warm-up", "-1");
+    assertThat(result.exitCode()).isEqualTo(2);
+    assertThat(result.err()).contains("--warm-up must be at least 0");
   }
 
   @Test

@@ -149,6 +149,14 @@ public final class BenchCommand implements Runnable {
         description = "Operations of each kind (default ${DEFAULT-VALUE}).")
     int operations;
 
+    @Option(
+        names = "--warm-up",
+        paramLabel = "W",
+        description =
+            "Operations and bare workflows run before the measured batches, not counted (default"
+                + " N/2, at most 200). Thousands bring both workers nearer their steady state.")
+    Integer warmUp;
+
     EndToEnd(Environment env) {
       super(env);
     }
@@ -156,7 +164,9 @@ public final class BenchCommand implements Runnable {
     @Override
     BenchReport measure(BenchServices services, Consumer<String> progress) throws Exception {
       requireAtLeast(operations, 2, "--operations");
-      return new EndToEndBench(services, progress).run(operations);
+      int warmUpSize = warmUp == null ? EndToEndBench.warmUpSize(operations) : warmUp;
+      requireAtLeast(warmUpSize, 0, "--warm-up");
+      return new EndToEndBench(services, progress).run(operations, warmUpSize);
     }
   }
 

@@ -31,11 +31,12 @@ import javax.sql.DataSource;
  * <ol>
  *   <li>Start the simulator with 0 ms renders and no faults, the worker ({@code genace worker}) and
  *       the bare worker ({@code genace bench bare-worker}); wait until both poll.
- *   <li>Warm up: {@link #warmUpSize} operations and as many bare workflows, in the order ours,
- *       bare, neither measured nor counted. Every JVM (the Temporal server's, both workers') has
- *       then compiled its hot paths: without it the first batch, always ours, also paid for the
- *       shared server's compiler, and short runs measured mostly warm-up (a quarter to a third of
- *       every process's CPU went to the JIT compiler in 500-operation batches).
+ *   <li>Warm up ({@code --warm-up}, by default {@link #warmUpSize}): as many operations as bare
+ *       workflows, in the order ours, bare, neither measured nor counted. Every JVM (the Temporal
+ *       server's, both workers') has then compiled its hot paths: without it the first batch,
+ *       always ours, also paid for the shared server's compiler, and short runs measured mostly
+ *       warm-up (a quarter to a third of every process's CPU went to the JIT compiler in
+ *       500-operation batches).
  *   <li>Count the statements the idle worker runs by itself for {@value #IDLE_SECONDS} s (its
  *       readiness and statistics loops): that background is subtracted below.
  *   <li>Ours and bare in batches of N/2, in the order ours, bare, bare, ours; each batch runs from
@@ -66,7 +67,7 @@ final class EndToEndBench {
     this.progress = progress;
   }
 
-  BenchReport run(int operations) throws Exception {
+  BenchReport run(int operations, int warmUpSize) throws Exception {
     SimulatorControl simulator = services.simulator();
     simulator.setFaults(NO_FAULTS);
     WorkflowClient client = services.temporal().workflowClient();
@@ -86,7 +87,9 @@ final class EndToEndBench {
       ours.awaitHttpOk(URI.create("http://127.0.0.1:" + statusPort + "/readyz"), startTimeout());
       bare.awaitOutput(BareWorker.READY, startTimeout());
       DataSource dataSource = database.dataSource();
-      warmUp(generations, client, warmUpSize(operations));
+      if (warmUpSize > 0) {
+        warmUp(generations, client, warmUpSize);
+      }
       StatementCounter counter = StatementCounter.open(dataSource);
       progress.accept("counting the idle worker's own statements for " + IDLE_SECONDS + " s");
       long idleStart = counter.read();
@@ -119,6 +122,7 @@ final class EndToEndBench {
       Double bareRate = Figures.perSecond(operations, bareElapsed);
       return new BenchReport("e2e")
           .put("operations", operations)
+          .put("warm_up", warmUpSize)
           .put("ours_per_s", oursRate)
           .put("bare_per_s", bareRate)
           .put("ratio", Figures.ratio(oursRate, bareRate))
@@ -138,7 +142,7 @@ final class EndToEndBench {
     }
   }
 
-  /** As many as a measured batch, up to {@value #MAX_WARM_UP}: enough for the compilers. */
+  /** The default warm-up: as many as a measured batch, up to {@value #MAX_WARM_UP}. */
   static int warmUpSize(int operations) {
     return Math.min(MAX_WARM_UP, Math.max(1, operations / 2));
   }
