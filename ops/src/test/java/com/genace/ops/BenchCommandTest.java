@@ -5,8 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.genace.ops.support.CliRunner;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -40,6 +46,7 @@ class BenchCommandTest {
   @Test
   void bench_e2e_reports_ours_against_bare_workflows_and_the_cost_of_an_operation()
       throws Exception {
+    Set<Path> scratchBefore = scratchHomes();
     JsonNode json =
         lastJson(
             CliRunner.run(
@@ -60,6 +67,8 @@ class BenchCommandTest {
         "history_events_per_operation");
     assertThat(json.get("history_events_per_operation").asDouble())
         .isGreaterThan(json.get("bare_history_events_per_operation").asDouble());
+    // Its workers' logs and artifacts go with a bench that succeeded.
+    assertThat(scratchHomes()).isSubsetOf(scratchBefore);
   }
 
   @Test
@@ -103,6 +112,14 @@ class BenchCommandTest {
 
     assertThat(result.exitCode()).isEqualTo(1);
     assertThat(result.err()).contains("the benches need the Genace simulator");
+  }
+
+  private static Set<Path> scratchHomes() throws IOException {
+    try (Stream<Path> entries = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+      return entries
+          .filter(path -> path.getFileName().toString().startsWith("genace-bench-"))
+          .collect(Collectors.toSet());
+    }
   }
 
   private static JsonNode lastJson(CliRunner.Result result) throws Exception {

@@ -9,8 +9,6 @@ import com.genace.workflows.OperationResult;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -72,18 +70,19 @@ final class EndToEndBench {
     simulator.setFaults(NO_FAULTS);
     WorkflowClient client = services.temporal().workflowClient();
     GenerationClient generations = new GenerationClient(client);
-    Path home = Files.createTempDirectory("genace-bench-");
     int statusPort = LoopbackPorts.free();
-    Map<String, String> workerEnv = new java.util.LinkedHashMap<>(services.workerEnvironment());
-    workerEnv.put("GENACE_STATUS_ADDR", "127.0.0.1:" + statusPort);
-    workerEnv.put("GENACE_ARTIFACT_DIR", home.resolve("artifacts").toString());
-    workerEnv.put("GENACE_WORKER_ID", "bench-worker");
-    workerEnv.put("GENACE_DRAIN_SECONDS", "5");
     progress.accept("starting the worker and the bare worker (one JVM each)");
-    try (Database database = services.open(2);
-        WorkerJvm ours = WorkerJvm.start(workerEnv, home.resolve("worker.log"), "worker");
+    try (ScratchHome home = ScratchHome.create(progress);
+        Database database = services.open(2);
+        WorkerJvm ours =
+            WorkerJvm.start(
+                workerEnvironment(home, statusPort), home.resolve("worker.log"), "worker");
         WorkerJvm bare =
-            WorkerJvm.start(workerEnv, home.resolve("bare-worker.log"), "bench", "bare-worker")) {
+            WorkerJvm.start(
+                workerEnvironment(home, statusPort),
+                home.resolve("bare-worker.log"),
+                "bench",
+                "bare-worker")) {
       ours.awaitHttpOk(URI.create("http://127.0.0.1:" + statusPort + "/readyz"), startTimeout());
       bare.awaitOutput(BareWorker.READY, startTimeout());
       DataSource dataSource = database.dataSource();
@@ -120,26 +119,34 @@ final class EndToEndBench {
 
       Double oursRate = Figures.perSecond(operations, oursElapsed);
       Double bareRate = Figures.perSecond(operations, bareElapsed);
-      return new BenchReport("e2e")
-          .put("operations", operations)
-          .put("warm_up", warmUpSize)
-          .put("ours_per_s", oursRate)
-          .put("bare_per_s", bareRate)
-          .put("ratio", Figures.ratio(oursRate, bareRate))
-          .put("posts_per_operation", Figures.perOperation(calls.posts(), operations))
-          .put("gets_per_operation", Figures.perOperation(calls.gets(), operations))
-          .put(
-              "statements_per_operation",
-              Figures.perOperation(Math.max(0, statements - background * window), operations))
-          .put(
-              "transitions_per_operation",
-              Figures.perOperation(transitions(dataSource), operations))
-          .put("history_events_per_operation", historyEvents(client, sample(ids, true)))
-          .put("bare_history_events_per_operation", historyEvents(client, sample(bareIds, false)))
-          .put("delivered", delivered(dataSource))
-          .put("statements_source", counter.source())
-          .put("background_statements_per_s", Figures.round(background));
+      return home.succeeded(
+          new BenchReport("e2e")
+              .put("operations", operations)
+              .put("warm_up", warmUpSize)
+              .put("ours_per_s", oursRate)
+              .put("bare_per_s", bareRate)
+              .put("ratio", Figures.ratio(oursRate, bareRate))
+              .put("posts_per_operation", Figures.perOperation(calls.posts(), operations))
+              .put("gets_per_operation", Figures.perOperation(calls.gets(), operations))
+              .put(
+                  "statements_per_operation",
+                  Figures.perOperation(Math.max(0, statements - background * window), operations))
+              .put(
+                  "transitions_per_operation",
+                  Figures.perOperation(transitions(dataSource), operations))
+              .put("history_events_per_operation", historyEvents(client, sample(ids, true)))
+              .put(
+                  "bare_history_events_per_operation",
+                  historyEvents(client, sample(bareIds, false)))
+              .put("delivered", delivered(dataSource))
+              .put("statements_source", counter.source())
+              .put("background_statements_per_s", Figures.round(background)));
     }
+  }
+
+  /** The worker's (and the bare worker's) environment: the services', its home and port. */
+  private Map<String, String> workerEnvironment(ScratchHome home, int statusPort) {
+    return WorkerJvm.environment(services.workerEnvironment(), home, statusPort);
   }
 
   /** The default warm-up: as many as a measured batch, up to {@value #MAX_WARM_UP}. */

@@ -9,8 +9,6 @@ import com.genace.workflows.GenerationRequest;
 import com.genace.workflows.GenerationWorkflow;
 import io.temporal.client.WorkflowClient;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -18,7 +16,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
@@ -65,21 +62,20 @@ final class ScaleBench {
             "\"job_duration_ms\": 0", "\"job_duration_ms\": " + RENDER_HOURS * 3_600_000));
     WorkflowClient client = services.temporal().workflowClient();
     GenerationClient generations = new GenerationClient(client);
-    Path home = Files.createTempDirectory("genace-bench-");
     int statusPort = LoopbackPorts.free();
-    Map<String, String> workerEnv = new java.util.LinkedHashMap<>(services.workerEnvironment());
-    workerEnv.put("GENACE_STATUS_ADDR", "127.0.0.1:" + statusPort);
-    workerEnv.put("GENACE_ARTIFACT_DIR", home.resolve("artifacts").toString());
-    workerEnv.put("GENACE_WORKER_ID", "bench-worker");
-    workerEnv.put("GENACE_DRAIN_SECONDS", "5");
     URI readyz = URI.create("http://127.0.0.1:" + statusPort + "/readyz");
     progress.accept("starting the worker (its own JVM, default settings)");
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < operations; i++) {
       ids.add(prefix + i);
     }
-    try (Database database = services.open(2);
-        WorkerJvm worker = WorkerJvm.start(workerEnv, home.resolve("worker.log"), "worker")) {
+    try (ScratchHome home = ScratchHome.create(progress);
+        Database database = services.open(2);
+        WorkerJvm worker =
+            WorkerJvm.start(
+                WorkerJvm.environment(services.workerEnvironment(), home, statusPort),
+                home.resolve("worker.log"),
+                "worker")) {
       worker.awaitHttpOk(readyz, Duration.ofSeconds(120));
       try (ReadyzSampler probes = new ReadyzSampler(readyz)) {
         progress.accept("starting " + operations + " operations");
@@ -108,19 +104,20 @@ final class ScaleBench {
         progress.accept("reading the worker's heap, RSS and threads");
         Long heap = worker.liveHeapBytes();
         Double getsPerSecond = Figures.perSecond(gets, window);
-        return new BenchReport("scale")
-            .put("operations", operations)
-            .put("observing", observing)
-            .put("heap_used_mb", Figures.mebibytes(heap))
-            .put("rss_mb", Figures.mebibytes(worker.rssBytes()))
-            .put("threads", worker.threads())
-            .put("gets_per_s", getsPerSecond)
-            .put("expected_gets_per_s", expectedGetsPerSecond(observing, polling))
-            .put("polls_overdue", overdue)
-            .put("readyz_p99_ms", probes.p99())
-            .put("readyz_samples", probes.samples())
-            .put("readyz_not_ready", probes.notReady())
-            .put("measured_s", Figures.round(window.toMillis() / 1000.0));
+        return home.succeeded(
+            new BenchReport("scale")
+                .put("operations", operations)
+                .put("observing", observing)
+                .put("heap_used_mb", Figures.mebibytes(heap))
+                .put("rss_mb", Figures.mebibytes(worker.rssBytes()))
+                .put("threads", worker.threads())
+                .put("gets_per_s", getsPerSecond)
+                .put("expected_gets_per_s", expectedGetsPerSecond(observing, polling))
+                .put("polls_overdue", overdue)
+                .put("readyz_p99_ms", probes.p99())
+                .put("readyz_samples", probes.samples())
+                .put("readyz_not_ready", probes.notReady())
+                .put("measured_s", Figures.round(window.toMillis() / 1000.0)));
       }
     } finally {
       if (services.externalTemporal()) {

@@ -37,6 +37,20 @@ final class WorkerJvm implements AutoCloseable {
   }
 
   /**
+   * A bench worker's environment: {@code base} (the services'), its status port, its artifacts and
+   * a short drain, so that the bench does not wait long for it to stop.
+   */
+  static Map<String, String> environment(
+      Map<String, String> base, ScratchHome home, int statusPort) {
+    Map<String, String> env = new java.util.LinkedHashMap<>(base);
+    env.put("GENACE_STATUS_ADDR", "127.0.0.1:" + statusPort);
+    env.put("GENACE_ARTIFACT_DIR", home.resolve("artifacts").toString());
+    env.put("GENACE_WORKER_ID", "bench-worker");
+    env.put("GENACE_DRAIN_SECONDS", "5");
+    return env;
+  }
+
+  /**
    * @param arguments the launcher's arguments, e.g. {@code worker}
    */
   static WorkerJvm start(Map<String, String> environment, Path log, String... arguments) {
