@@ -77,16 +77,27 @@ public final class DrillStack implements AutoCloseable {
     // The two servers start side by side: each takes seconds on a busy machine.
     CompletableFuture<TemporalDevServer> temporalStarting =
         CompletableFuture.supplyAsync(() -> startTemporal(dir.resolve("temporal")));
-    this.postgres = PostgresServer.create(dir.resolve("postgres"));
+    PostgresServer startedPostgres = null;
     try {
-      migrate(postgres.url());
+      startedPostgres = PostgresServer.create(dir.resolve("postgres"));
+      migrate(startedPostgres.url());
       this.temporal = temporalStarting.join();
-    } catch (RuntimeException e) {
-      // Nothing a failed start began may outlive it.
-      temporalStarting.thenAccept(DrillStack::closeQuietly);
-      closeQuietly(postgres);
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      // Nothing a failed start began may outlive it: wait for the server still starting and stop
+      // it (a callback on the future would not run if the test JVM exited first).
+      if (startedPostgres != null) {
+        closeQuietly(startedPostgres);
+      }
+      try {
+        closeQuietly(temporalStarting.join());
+      } catch (RuntimeException temporalFailed) {
+        if (temporalFailed != e) {
+          e.addSuppressed(temporalFailed);
+        }
+      }
       throw e;
     }
+    this.postgres = startedPostgres;
     this.ledger = new LedgerView(postgres);
     revisionWatch.scheduleWithFixedDelay(this::noteRevisions, 0, 500, TimeUnit.MILLISECONDS);
     this.simulator =
