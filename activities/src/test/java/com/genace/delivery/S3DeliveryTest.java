@@ -40,6 +40,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -257,29 +258,35 @@ class S3DeliveryTest {
     assertThat(ledger.get("op-long").phase()).isEqualTo(Phase.DELIVERED);
   }
 
-  /** A clock that moves on by {@code step} each time it is read. */
+  /** A clock that moves on by {@code step} each time it is read (in any zone: it is one line). */
   private static final class Stepping extends Clock {
     private final Duration step;
-    private Instant now = Instant.now();
+    private final ZoneId zone;
+    private final AtomicReference<Instant> now;
 
     Stepping(Duration step) {
+      this(step, ZoneOffset.UTC, new AtomicReference<>(Instant.now()));
+    }
+
+    private Stepping(Duration step, ZoneId zone, AtomicReference<Instant> now) {
       this.step = step;
+      this.zone = zone;
+      this.now = now;
     }
 
     @Override
-    public synchronized Instant instant() {
-      now = now.plus(step);
-      return now;
+    public Instant instant() {
+      return now.updateAndGet(instant -> instant.plus(step));
     }
 
     @Override
     public ZoneId getZone() {
-      return ZoneOffset.UTC;
+      return zone;
     }
 
     @Override
     public Clock withZone(ZoneId zone) {
-      throw new UnsupportedOperationException("a test clock in UTC");
+      return new Stepping(step, zone, now);
     }
   }
 
