@@ -22,6 +22,7 @@ import com.genace.registration.Registration;
 import com.genace.stats.ActivityStats;
 import com.genace.workflows.GenerationRequest;
 import io.temporal.failure.ApplicationFailure;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -127,6 +128,8 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     if (closedBeforeClaim.isPresent()) {
       return DispatchResult.of(DispatchOutcome.PAUSED, closedBeforeClaim.get());
     }
+    // The lease is counted from before its statement: never later than the database counts it.
+    long claimStarted = System.nanoTime();
     Lease lease = null;
     CreateRequest request;
     try {
@@ -156,16 +159,26 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
             DispatchAllowance.retryAfter().toMillis());
       }
       if (!submitAtOnce && ledger.markSubmitting(lease) != WriteResult.APPLIED) {
-        allowance.settle(operationId, false);
+        settle(operationId, false);
         return DispatchResult.of(DispatchOutcome.NOT_SENT, "dispatch lease lost before sending");
       }
       // The claim to submit read the fleet-wide pause itself; a limited allowance took a statement
       // or two since the last read.
       Optional<String> closed = submitAtOnce ? localGate.closedReason() : gate.closedReason();
       if (closed.isPresent()) {
-        ledger.recordNotSent(lease, stored(DispatchOutcome.PAUSED), closed.get());
-        allowance.settle(operationId, false);
-        return DispatchResult.of(DispatchOutcome.PAUSED, closed.get());
+        return notSentAfterClaim(lease, DispatchOutcome.PAUSED, closed.get());
+      }
+      Duration held = Duration.ofNanos(System.nanoTime() - claimStarted);
+      Duration sendWithin = sendWithin(ledger.leaseDuration());
+      if (held.compareTo(sendWithin) > 0) {
+        return notSentAfterClaim(
+            lease,
+            DispatchOutcome.NOT_SENT,
+            "not sent: the dispatch lease was claimed "
+                + held.toMillis()
+                + " ms ago, and a POST leaves only within "
+                + sendWithin.toMillis()
+                + " ms of its claim");
       }
     } catch (RuntimeException e) {
       if (lease != null) {
@@ -179,20 +192,45 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     CreateOutcome outcome = genace.create(request);
     stats.posted(outcome);
     try {
-      allowance.settle(operationId, mayHaveCreatedJob(outcome));
-      return record(lease, outcome);
-    } catch (RuntimeException e) {
-      String evidence = outcome instanceof CreateOutcome.Accepted a ? a.remoteJobId() : null;
-      return new DispatchResult(
-          DispatchOutcome.UNKNOWN,
-          evidence,
-          "Genace answered (" + outcome.describe() + ") but recording it failed: " + e.getMessage(),
-          0);
+      DispatchResult result;
+      try {
+        result = record(lease, outcome);
+      } catch (RuntimeException e) {
+        String evidence = outcome instanceof CreateOutcome.Accepted a ? a.remoteJobId() : null;
+        result =
+            new DispatchResult(
+                DispatchOutcome.UNKNOWN,
+                evidence,
+                "Genace answered ("
+                    + outcome.describe()
+                    + ") but recording it failed: "
+                    + e.getMessage(),
+                0);
+      }
+      // After the outcome is recorded: settling is bookkeeping, and its failure changes no outcome.
+      settle(operationId, mayHaveCreatedJob(outcome));
+      return result;
     } finally {
       listener.finished(lease);
     }
   }
 
+  /**
+   * How soon after its claim a POST must leave: while a third of the lease remains, so that a pause
+   * of up to that third between this check and the send (a GC pause, a frozen process) still sends
+   * under a live lease. Measured on this process's monotonic clock from before the claim statement.
+   */
+  static Duration sendWithin(Duration lease) {
+    return lease.multipliedBy(2).dividedBy(3);
+  }
+
+  /**
+   * Records what Genace answered under the dispatch lease. An answer the ledger did not take (the
+   * lease ran out or was taken over meanwhile) is reported with what the ledger needs to know: an
+   * accepted job or a refusal, which would end the operation, becomes an unknown outcome (its
+   * review reads what the ledger holds); an answer that created nothing keeps its outcome, as the
+   * next claim reads the row (one left {@code submitting} goes to review).
+   */
   private DispatchResult record(Lease lease, CreateOutcome outcome) {
     if (outcome instanceof CreateOutcome.Accepted accepted) {
       if (ledger.recordAccepted(lease, accepted.remoteJobId()) == WriteResult.APPLIED) {
@@ -208,24 +246,65 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     }
     if (outcome instanceof CreateOutcome.AccountRefused refused) {
       openCircuit(lease, refused);
-      ledger.recordNotSent(lease, stored(DispatchOutcome.ACCOUNT_REFUSED), refused.describe());
-      return DispatchResult.of(DispatchOutcome.ACCOUNT_REFUSED, refused.describe());
+      return notSentRecorded(lease, DispatchOutcome.ACCOUNT_REFUSED, refused.describe(), 0);
     }
     if (outcome instanceof CreateOutcome.Refused refused) {
-      ledger.recordRefused(lease, refused.describe());
-      return DispatchResult.of(DispatchOutcome.REFUSED, refused.describe());
+      if (ledger.recordRefused(lease, refused.describe()) == WriteResult.APPLIED) {
+        return DispatchResult.of(DispatchOutcome.REFUSED, refused.describe());
+      }
+      return DispatchResult.of(
+          DispatchOutcome.UNKNOWN,
+          "Genace refused the request ("
+              + refused.describe()
+              + ") but the dispatch lease was lost before it was recorded");
     }
     if (outcome instanceof CreateOutcome.RateLimited limited) {
-      ledger.recordNotSent(lease, stored(DispatchOutcome.RATE_LIMITED), limited.describe());
-      return new DispatchResult(
-          DispatchOutcome.RATE_LIMITED, null, limited.describe(), limited.retryAfter().toMillis());
+      return notSentRecorded(
+          lease, DispatchOutcome.RATE_LIMITED, limited.describe(), limited.retryAfter().toMillis());
     }
     if (outcome instanceof CreateOutcome.NotSent notSent) {
-      ledger.recordNotSent(lease, stored(DispatchOutcome.NOT_SENT), notSent.describe());
-      return DispatchResult.of(DispatchOutcome.NOT_SENT, notSent.describe());
+      return notSentRecorded(lease, DispatchOutcome.NOT_SENT, notSent.describe(), 0);
     }
     ledger.openReview(lease, ReviewReason.POST_OUTCOME_UNKNOWN.wire(), outcome.describe());
     return DispatchResult.of(DispatchOutcome.UNKNOWN, outcome.describe());
+  }
+
+  /** Nothing was sent after the claim: recorded, and the allowance released. */
+  private DispatchResult notSentAfterClaim(Lease lease, DispatchOutcome outcome, String detail) {
+    DispatchResult result = notSentRecorded(lease, outcome, detail, 0);
+    settle(lease.operationId(), false);
+    return result;
+  }
+
+  /**
+   * Records an outcome that created nothing. When the ledger does not take it, the outcome stands
+   * (nothing was created) and says so: the row keeps what it holds, and the next claim reads it.
+   */
+  private DispatchResult notSentRecorded(
+      Lease lease, DispatchOutcome outcome, String detail, long retryAfterMillis) {
+    WriteResult written = ledger.recordNotSent(lease, stored(outcome), detail);
+    String said =
+        written == WriteResult.APPLIED
+            ? detail
+            : detail
+                + "; the ledger did not record it ("
+                + written.name().toLowerCase(Locale.ROOT)
+                + "): the next claim reads what it holds";
+    return new DispatchResult(outcome, null, said, retryAfterMillis);
+  }
+
+  /** Settles the reservation; a failure is logged, as the reservation stops counting anyway. */
+  private void settle(String operationId, boolean spent) {
+    try {
+      allowance.settle(operationId, spent);
+    } catch (RuntimeException e) {
+      log.error(
+          "could not settle the allowance reservation of operation {} ({}): {}; it stops counting"
+              + " as in flight once the operation leaves submitting",
+          operationId,
+          spent ? "spent" : "released",
+          e.getMessage());
+    }
   }
 
   /**

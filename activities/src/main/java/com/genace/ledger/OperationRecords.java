@@ -161,6 +161,27 @@ final class OperationRecords {
     return sql.query(HISTORY, p -> p.text(operationId), OperationRecords::transition);
   }
 
+  /**
+   * The remote job ids that denied writes carry: a dispatcher whose lease had run out when Genace
+   * accepted its POST (its {@code accepted} was denied, the job exists all the same).
+   */
+  static final SqlStatement JOB_IDS_OF_DENIED_WRITES =
+      SqlStatement.of(
+          "job_ids_of_denied_writes",
+          """
+          SELECT details->>'remote_job_id' AS remote_job_id, min(id) AS first_id
+          FROM app_generation_transitions
+          WHERE operation_id = ? AND NOT accepted AND details->>'remote_job_id' IS NOT NULL
+          GROUP BY 1 ORDER BY first_id
+          """);
+
+  List<String> jobIdsOfDeniedWrites(String operationId) {
+    return sql.query(
+        JOB_IDS_OF_DENIED_WRITES,
+        p -> p.text(operationId), // operation_id
+        rs -> rs.getString("remote_job_id"));
+  }
+
   static OperationRow row(ResultSet rs) throws SQLException {
     return new OperationRow(
         rs.getString("operation_id"),

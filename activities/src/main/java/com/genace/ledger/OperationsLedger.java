@@ -8,6 +8,7 @@ import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
 import com.genace.model.ReviewDecision;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -143,6 +144,12 @@ public final class OperationsLedger {
   public List<TransitionRow> history(String operationId) {
     Identifiers.requireOperationId(operationId);
     return records.history(operationId);
+  }
+
+  /** The remote job ids carried by the operation's denied writes, first seen first. */
+  public List<String> jobIdsOfDeniedWrites(String operationId) {
+    Identifiers.requireOperationId(operationId);
+    return records.jobIdsOfDeniedWrites(operationId);
   }
 
   /**
@@ -322,11 +329,13 @@ public final class OperationsLedger {
   /**
    * Keeps what Genace told about an operation in review on its review case.
    *
-   * @return false when the operation is not in review (nothing is written)
+   * @param reviewOpenedAt when the review the evidence was gathered for opened, as the row said
+   * @return false when that review is not open any more (nothing is written)
    */
-  public boolean recordReviewEvidence(String operationId, String evidenceJson, String summary) {
+  public boolean recordReviewEvidence(
+      String operationId, Instant reviewOpenedAt, String evidenceJson, String summary) {
     Identifiers.requireOperationId(operationId);
-    return evidence.record(operationId, requireJsonObject(evidenceJson), summary);
+    return evidence.record(operationId, reviewOpenedAt, requireJsonObject(evidenceJson), summary);
   }
 
   /** The evidence of the operation's latest review, if any was gathered. */

@@ -2,13 +2,15 @@ package com.genace.ledger;
 
 import com.genace.db.Sql;
 import com.genace.db.SqlStatement;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * The evidence kept on review cases. Not an exclusive write: it changes no state of the operation
- * (no phase, action or lease), only records what Genace told, and only while the operation is in
- * review.
+ * (no phase, action or lease), only records what Genace told, and only while the review it was
+ * gathered for is open: fenced by that review's opening time, so that a late attempt gathered for
+ * an earlier review never overwrites a later one's.
  */
 final class ReviewEvidenceRecords {
 
@@ -26,20 +28,21 @@ final class ReviewEvidenceRecords {
           INSERT INTO app_review_evidence (operation_id, evidence, summary)
           SELECT o.operation_id, ?::jsonb, ?
           FROM app_generation_operations o
-          WHERE o.operation_id = ? AND o.phase = 'in_review'
+          WHERE o.operation_id = ? AND o.phase = 'in_review' AND o.review_opened_at = ?
           ON CONFLICT (operation_id) DO UPDATE
             SET evidence = excluded.evidence, summary = excluded.summary,
                 gathered_at = clock_timestamp()
           """);
 
-  boolean record(String operationId, String evidenceJson, String summary) {
+  boolean record(String operationId, Instant reviewOpenedAt, String evidenceJson, String summary) {
     int rows =
         sql.update(
             RECORD,
             p ->
                 p.json(evidenceJson) // evidence
                     .text(summary) // summary
-                    .text(operationId)); // operation_id
+                    .text(operationId) // operation_id
+                    .timestamp(reviewOpenedAt)); // review_opened_at
     if (rows > 1) {
       throw new IllegalStateException("evidence recorded on " + rows + " rows for " + operationId);
     }

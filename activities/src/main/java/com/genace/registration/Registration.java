@@ -1,10 +1,13 @@
 package com.genace.registration;
 
 import com.genace.ledger.NewOperation;
+import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.model.FailureTypes;
 import com.genace.workflows.GenerationRequest;
+import com.genace.workflows.RequestDifferences;
 import io.temporal.failure.ApplicationFailure;
+import java.util.List;
 
 /**
  * Registering an operation in the ledger ({@code pending}), as both activities that do it run it:
@@ -15,21 +18,44 @@ public final class Registration {
   private Registration() {}
 
   /**
-   * The ledger's idempotent insert: an operation registered already is left as it stands.
+   * The ledger's idempotent insert: an operation registered already with the same request is left
+   * as it stands.
    *
    * @throws ApplicationFailure non-retryable {@link FailureTypes#INVALID_REQUEST} when the ledger
-   *     refuses the request's identifiers or input, which no attempt would change
+   *     refuses the request's identifiers or input, and {@link FailureTypes#OPERATION_CONFLICT}
+   *     when it holds the id with another request; no attempt would change either
    */
   public static void register(OperationsLedger ledger, GenerationRequest request) {
+    boolean created;
     try {
-      ledger.create(
-          new NewOperation(
-              request.operationId(),
-              request.model(),
-              request.inputJson(),
-              request.accountOrDefault()));
+      created =
+          ledger.create(
+              new NewOperation(
+                  request.operationId(),
+                  request.model(),
+                  request.inputJson(),
+                  request.accountOrDefault()));
     } catch (IllegalArgumentException e) {
       throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), FailureTypes.INVALID_REQUEST);
+    }
+    if (!created) {
+      requireSameRequest(ledger.get(request.operationId()), request);
+    }
+  }
+
+  private static void requireSameRequest(OperationRow row, GenerationRequest request) {
+    GenerationRequest registered =
+        new GenerationRequest(
+            row.operationId(), row.model(), row.requestJson(), null, row.account());
+    List<String> differences = RequestDifferences.between(registered, request);
+    if (!differences.isEmpty()) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "operation "
+              + request.operationId()
+              + " is in the ledger with another request ("
+              + String.join("; ", differences)
+              + "): nothing dispatched; start it under a new operation id",
+          FailureTypes.OPERATION_CONFLICT);
     }
   }
 }

@@ -5,11 +5,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.genace.client.GenaceClient;
 import com.genace.client.GenaceException;
 import com.genace.client.RemoteJob;
+import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.model.IdentifierRule;
+import com.genace.model.Phase;
 import com.genace.stats.ActivityStats;
 import io.temporal.activity.Activity;
 import io.temporal.failure.ApplicationFailure;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -50,6 +53,7 @@ public final class EvidenceActivitiesImpl implements EvidenceActivities {
 
   @Override
   public ReviewEvidence gatherEvidence(String operationId, String seenJobId) {
+    Optional<Instant> review = openReview(operationId);
     List<EvidenceJob> jobs = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     if (seenJobId != null && IdentifierRule.problem(seenJobId, "job id").isEmpty()) {
@@ -67,7 +71,7 @@ public final class EvidenceActivitiesImpl implements EvidenceActivities {
             : null;
     ReviewEvidence evidence =
         new ReviewEvidence(operationId, jobs, search, searchedSeconds, notes, settleWith);
-    ledger.recordReviewEvidence(operationId, json(evidence), evidence.summary());
+    keep(operationId, review, evidence);
     stats.reviewOpened();
     if (evidence.duplicates()) {
       stats.duplicateJobsFound();
@@ -76,6 +80,73 @@ public final class EvidenceActivitiesImpl implements EvidenceActivities {
       log.info("operation {} in review: {}", operationId, evidence.summary());
     }
     return evidence;
+  }
+
+  @Override
+  public ReviewEvidence gatherEvidenceAgain(String operationId, List<String> seenJobIds) {
+    Optional<Instant> review = openReview(operationId);
+    List<EvidenceJob> jobs = new ArrayList<>();
+    List<String> notes = new ArrayList<>();
+    for (String seen : seenJobIds) {
+      lookUpKnownJob(operationId, seen, EvidenceJob.EXCHANGE, jobs, notes);
+    }
+    for (String denied : ledger.jobIdsOfDeniedWrites(operationId)) {
+      lookUpKnownJob(operationId, denied, EvidenceJob.LEDGER, jobs, notes);
+    }
+    long started = System.nanoTime();
+    String search = searchRepeatedly(operationId, jobs);
+    long searchedSeconds = Math.round((System.nanoTime() - started) / 1e9);
+    ReviewEvidence evidence =
+        new ReviewEvidence(operationId, jobs, search, searchedSeconds, notes, null);
+    keep(operationId, review, evidence);
+    log.info("operation {} in review, gathered again: {}", operationId, evidence.summary());
+    return evidence;
+  }
+
+  /** When the operation's open review opened, read before anything is gathered for it. */
+  private Optional<Instant> openReview(String operationId) {
+    return ledger
+        .find(operationId)
+        .filter(row -> row.phase() == Phase.IN_REVIEW)
+        .flatMap(OperationRow::reviewOpenedAt);
+  }
+
+  /** Keeps the evidence on the review it was gathered for, if that one is still open. */
+  private void keep(String operationId, Optional<Instant> review, ReviewEvidence evidence) {
+    boolean kept =
+        review.isPresent()
+            && ledger.recordReviewEvidence(
+                operationId, review.get(), json(evidence), evidence.summary());
+    if (!kept) {
+      log.info(
+          "operation {}: evidence not kept, the review it was gathered for is not open",
+          operationId);
+    }
+  }
+
+  /**
+   * A job id this operation's own exchanges or writes carried: a job of this operation, as Genace
+   * describes it when it can, else as an unread one (Genace's silence is no proof it is gone).
+   */
+  private void lookUpKnownJob(
+      String operationId, String jobId, String seenIn, List<EvidenceJob> jobs, List<String> notes) {
+    if (jobs.stream().anyMatch(known -> known.id().equals(jobId))
+        || IdentifierRule.problem(jobId, "job id").isPresent()) {
+      return;
+    }
+    String why;
+    try {
+      Optional<RemoteJob> job = genace.lookUp(jobId);
+      if (job.isPresent()) {
+        jobs.add(evidenceJob(job.get(), seenIn).carrying(operationId));
+        return;
+      }
+      why = "unknown to Genace";
+    } catch (GenaceException e) {
+      why = "could not be read: " + e.getMessage();
+    }
+    jobs.add(new EvidenceJob(jobId, EvidenceJob.UNREAD, null, operationId, seenIn));
+    notes.add("job " + jobId + " seen in the " + seenIn + " is " + why);
   }
 
   @Override

@@ -5,6 +5,7 @@ import com.genace.ledger.Lease;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.WriteResult;
+import com.genace.model.FailureTypes;
 import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.ReviewDecision;
@@ -19,9 +20,6 @@ import java.util.Optional;
 
 /** Ledger steps around dispatch and review; each one idempotent. */
 public final class ReviewActivitiesImpl implements ReviewActivities {
-
-  /** The operation ended (failed, abandoned, delivered) before this step: not retryable. */
-  private static final String OPERATION_ENDED = "OperationEnded";
 
   /** The resolution breaks the rules of a decision; the ledger would refuse it on every attempt. */
   private static final String INVALID_RESOLUTION = "InvalidResolution";
@@ -82,10 +80,22 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
                   + " until "
                   + row.leaseUntil().map(Object::toString).orElse("?"),
               "DispatchLeaseHeld");
-      case FAILED, ABANDONED ->
-          throw ApplicationFailure.newNonRetryableFailure(
-              "operation " + operationId + " already ended " + row.phase().wire(), OPERATION_ENDED);
+      case FAILED, ABANDONED -> throw ended(row);
     };
+  }
+
+  /**
+   * The operation ended in the ledger: the workflow ends the same way (its phase is the detail).
+   */
+  private static ApplicationFailure ended(OperationRow row) {
+    return ApplicationFailure.newNonRetryableFailure(
+        "operation "
+            + row.operationId()
+            + " already ended "
+            + row.phase().wire()
+            + row.failureReason().map(reason -> ": " + reason).orElse(""),
+        FailureTypes.OPERATION_ENDED,
+        row.phase().wire());
   }
 
   /** The reconciler for a review that settled itself, else an operator. */
@@ -133,8 +143,7 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
         row.reviewResolution().map(decision.wire()::equals).orElse(false)
             && row.phase() != Phase.IN_REVIEW;
     if (!alreadyRecorded && row.phase().isTerminal()) {
-      throw ApplicationFailure.newNonRetryableFailure(
-          "operation " + operationId + " already ended " + row.phase().wire(), OPERATION_ENDED);
+      throw ended(row);
     }
     if (!alreadyRecorded) {
       throw ApplicationFailure.newFailure(

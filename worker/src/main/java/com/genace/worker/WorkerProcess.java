@@ -107,8 +107,12 @@ public final class WorkerProcess implements AutoCloseable {
       Thread.sleep(STARTUP_RETRY.toMillis());
     }
     readiness.checkLedger();
-    stack.dispatchWorker.suspendPolling(); // the readiness loop resumes it when dispatch is allowed
     stack.factory.start();
+    // The readiness loop resumes it when dispatch is allowed. Suspended only now: the SDK creates a
+    // worker's poller when its factory starts, and forgets a suspension asked before. A poll sent
+    // in
+    // between may still bring one task: the dispatch gate turns it away.
+    stack.dispatchWorker.suspendPolling();
     scheduleOrphanSweeps();
     stack.state.startupProblem(null);
     loops.scheduleWithFixedDelay(readiness, 0, CHECK_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);

@@ -23,5 +23,19 @@ public final class FailureTypes {
    */
   public static final String RESOLUTION_REFUSED = "ResolutionRefused";
 
+  /**
+   * The ledger holds this operation id with another request (model, account or input): a reused id
+   * whose workflow history is gone while its row is kept. Nothing is dispatched; the workflow fails
+   * with the differences. Not retryable: the row does not change.
+   */
+  public static final String OPERATION_CONFLICT = "OperationConflict";
+
+  /**
+   * The ledger shows the operation ended (failed, abandoned, delivered) before this step; the
+   * failure's first detail is the ended phase's wire name. Not retryable: the workflow ends the way
+   * the ledger says.
+   */
+  public static final String OPERATION_ENDED = "OperationEnded";
+
   private FailureTypes() {}
 }

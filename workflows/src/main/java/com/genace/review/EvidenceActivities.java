@@ -1,6 +1,7 @@
 package com.genace.review;
 
 import io.temporal.activity.ActivityInterface;
+import java.util.List;
 
 /**
  * What Genace can tell about an operation in review. Reads only: nothing here creates a render.
@@ -19,6 +20,17 @@ public interface EvidenceActivities {
    *     operation id and self-settling is on
    */
   ReviewEvidence gatherEvidence(String operationId, String seenJobId);
+
+  /**
+   * Gathers the evidence of a review again before {@code not_submitted} is applied, and keeps it on
+   * the review case: besides what {@link #gatherEvidence} reads, every job id the ledger's history
+   * holds from a denied write (a dispatcher that POSTed after its lease ran out) and every id in
+   * {@code seenJobIds} counts as a job of this operation, whether or not Genace can read it now.
+   *
+   * @param seenJobIds job ids the workflow saw in this operation's exchanges
+   * @return the evidence; never one to settle the review with
+   */
+  ReviewEvidence gatherEvidenceAgain(String operationId, List<String> seenJobIds);
 
   /**
    * Reads a job an operator named for {@code found_remote_job}. Refuses a job Genace does not know

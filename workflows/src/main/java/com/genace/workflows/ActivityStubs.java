@@ -7,6 +7,7 @@ import com.genace.observation.LegacyObservationActivities;
 import com.genace.observation.ObservationActivities;
 import com.genace.review.EvidenceActivities;
 import com.genace.review.ReviewActivities;
+import io.temporal.activity.ActivityCancellationType;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.activity.LocalActivityOptions;
 import io.temporal.common.RetryOptions;
@@ -65,12 +66,17 @@ final class ActivityStubs {
                   .build())
           .build();
 
-  /** Never retried: a second POST could pay for a second render. The timeout comes per request. */
+  /**
+   * Never retried: a second POST could pay for a second render. The timeout comes per request. A
+   * cancel request waits for the attempt's outcome ({@code WAIT_CANCELLATION_COMPLETED}): Temporal
+   * cancels an attempt no worker has started, and one that started reports what its POST did.
+   */
   static final ActivityOptions DISPATCH =
       ActivityOptions.newBuilder()
           .setTaskQueue(TaskQueues.DISPATCH)
           .setStartToCloseTimeout(Duration.ofMinutes(2))
           .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(1).build())
+          .setCancellationType(ActivityCancellationType.WAIT_CANCELLATION_COMPLETED)
           .build();
 
   /**

@@ -10,8 +10,9 @@ import java.util.function.Supplier;
 
 /**
  * A cancel request (the {@code cancel} update with who and why, or Temporal's own) and the scope it
- * stops. What cannot be taken back runs to its end regardless ({@link #runToTheEnd}): the POST and
- * the recording of its outcome, the opening of a review, a delivery under way.
+ * stops. What cannot be taken back runs to its end regardless: a dispatch attempt a worker has
+ * started (its POST and the recording of its outcome; see {@link DispatchStep}), and, through
+ * {@link #runToTheEnd}, the opening of a review and a delivery under way.
  *
  * <p>Only for workflows at {@link VersionMarkers#CANCEL_WITH_MEANING} version 1; those started
  * before end at once on a Temporal cancel and refuse the update.

@@ -20,8 +20,9 @@ import java.util.Optional;
  * that provably sent nothing open a review too.
  *
  * <p>A dispatch turned away by a paused, draining or over-allowance dispatcher is not an attempt:
- * it is not counted and waits briefly before dispatching again. The POST cannot be taken back: once
- * sent, a cancel request waits for its recorded outcome; none is sent after one.
+ * it is not counted and waits briefly before dispatching again. The POST cannot be taken back: a
+ * cancel request waits for the recorded outcome of an attempt a worker started, cancels one still
+ * waiting in its queue (Temporal then never hands it out), and no attempt is scheduled after it.
  */
 final class DispatchStep {
 
@@ -37,16 +38,19 @@ final class DispatchStep {
   static final Duration PAUSED_RECHECK_INTERVAL = Duration.ofSeconds(5);
 
   private final OperationState operation;
+  private final VersionMarkers versions;
   private final RegistrationStep registration;
   private final Cancellation cancellation;
   private final ReviewStep review;
 
   DispatchStep(
       OperationState operation,
+      VersionMarkers versions,
       RegistrationStep registration,
       Cancellation cancellation,
       ReviewStep review) {
     this.operation = operation;
+    this.versions = versions;
     this.registration = registration;
     this.cancellation = cancellation;
     this.review = review;
@@ -57,7 +61,7 @@ final class DispatchStep {
     while (true) {
       operation.setPhase(
           Phase.SUBMITTING, "dispatch attempt " + (operation.dispatchAttempts() + 1));
-      DispatchResult dispatched = dispatchToTheEnd(request);
+      DispatchResult dispatched = attemptDispatch(request);
       if (dispatched.outcome() != DispatchOutcome.PAUSED
           && dispatched.outcome() != DispatchOutcome.ALLOWANCE_EXHAUSTED) {
         operation.countDispatchAttempt();
@@ -122,7 +126,7 @@ final class DispatchStep {
     return Optional.empty();
   }
 
-  private DispatchResult dispatchToTheEnd(GenerationRequest request) {
+  private DispatchResult attemptDispatch(GenerationRequest request) {
     boolean first = registration.takeFirstDispatch();
     if (cancellation.requested()) {
       if (first) {
@@ -135,6 +139,12 @@ final class DispatchStep {
       }
       // Also on the way to delivering a cancelled render: a cancelled operation never POSTs.
       throw new CanceledFailure("cancelled before dispatch");
+    }
+    if (versions.cancelsQueuedDispatch()) {
+      // Cancellable: a cancel request cancels an attempt still in its queue, which Temporal then
+      // never hands to a worker; one a worker started runs to its recorded end (the activity does
+      // not heartbeat, and its stub waits for the outcome).
+      return first ? registerAndDispatchOnce(request) : dispatchOnce(request);
     }
     return cancellation.runToTheEnd(
         () -> first ? registerAndDispatchOnce(request) : dispatchOnce(request));
@@ -154,8 +164,15 @@ final class DispatchStep {
       return ActivityStubs.firstDispatch(summary(request), request.dispatchTimeout())
           .registerAndDispatch(request);
     } catch (ActivityFailure failure) {
-      registration.registerNow(request);
+      // Whatever became of the attempt, the operation must be in the ledger, also for a cancel to
+      // record its end there: registered in a scope that a cancel request cannot stop.
+      cancellation.runToTheEnd(
+          () -> {
+            registration.registerNow(request);
+            return null;
+          });
       if (ActivityFailures.neverStarted(failure)
+          || ActivityFailures.cancelledBeforeStart(failure)
           || ActivityFailures.isType(failure, DispatchActivities.NOT_REGISTERED)) {
         if (cancellation.requested()) {
           throw new CanceledFailure("cancelled before dispatch");
@@ -171,6 +188,9 @@ final class DispatchStep {
       return ActivityStubs.dispatch(summary(request), request.dispatchTimeout())
           .dispatch(operation.operationId());
     } catch (ActivityFailure failure) {
+      if (ActivityFailures.cancelledBeforeStart(failure)) {
+        throw new CanceledFailure("cancelled before dispatch: the queued attempt never started");
+      }
       return notReported(failure);
     }
   }

@@ -46,7 +46,7 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
       new ReviewStep(operation, versions, cancellation, resolutions, resolutionCheck);
   private final RegistrationStep registration = new RegistrationStep(operation, versions);
   private final DispatchStep dispatch =
-      new DispatchStep(operation, registration, cancellation, review);
+      new DispatchStep(operation, versions, registration, cancellation, review);
   private final ObservationStep observation = new ObservationStep(operation, versions, review);
   private final DeliveryStep delivery = new DeliveryStep(operation, cancellation);
   private final CancelBookkeeping afterCancel =

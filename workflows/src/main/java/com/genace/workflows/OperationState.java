@@ -7,7 +7,9 @@ import com.genace.review.ReviewCase;
 import io.temporal.common.SearchAttributeUpdate;
 import io.temporal.workflow.Workflow;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The operation as the workflow knows it, and the one place it is shown: a phase change upserts the
@@ -28,6 +30,7 @@ final class OperationState {
   private RemoteStatus lastRemoteStatus;
   private int dispatchAttempts;
   private ReviewCase review;
+  private final Set<String> jobIdsSeen = new LinkedHashSet<>();
   private final List<String> rejectedResolutions = new ArrayList<>();
   private List<DeliveredArtifact> artifacts = List.of();
   private OperationResult result;
@@ -71,6 +74,14 @@ final class OperationState {
 
   void recordReview(ReviewCase current) {
     review = current;
+    if (current.evidenceRemoteJobId() != null) {
+      jobIdsSeen.add(current.evidenceRemoteJobId());
+    }
+  }
+
+  /** Every job id an exchange of this operation brought to a review, in the order seen. */
+  List<String> jobIdsSeen() {
+    return List.copyOf(jobIdsSeen);
   }
 
   void recordArtifacts(List<DeliveredArtifact> delivered) {

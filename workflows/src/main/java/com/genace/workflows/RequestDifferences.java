@@ -10,16 +10,17 @@ import java.util.Objects;
 /**
  * Whether two requests for one operation id ask for the same render: the same model, the same
  * account and the same input compared as JSON values (key order and white space do not matter). The
- * dispatch timeout is an option of the run, not part of what is rendered.
+ * dispatch timeout is an option of the run, not part of what is rendered. The client compares a
+ * start with the running workflow's; the ledger's registration, with the row of that id.
  */
-final class RequestDifferences {
+public final class RequestDifferences {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private RequestDifferences() {}
 
   /** What differs between the existing request and the requested one; empty when they agree. */
-  static List<String> between(GenerationRequest existing, GenerationRequest requested) {
+  public static List<String> between(GenerationRequest existing, GenerationRequest requested) {
     List<String> differences = new ArrayList<>();
     if (!Objects.equals(existing.model(), requested.model())) {
       differences.add("model " + existing.model() + " was started, not " + requested.model());

@@ -14,7 +14,9 @@ import java.util.Optional;
  * and its recording in the ledger:
  *
  * <ol>
- *   <li>{@code not_submitted} is refused while the review's evidence shows a job of this operation;
+ *   <li>{@code not_submitted} is refused while the review's evidence shows a job of this operation,
+ *       and (version {@value VersionMarkers#CANCEL_QUEUED_DISPATCH}) while the evidence gathered
+ *       again when it is applied does;
  *   <li>a job named by {@code found_remote_job} is read on Genace first, unless the review settled
  *       itself with it;
  *   <li>the ledger records it; a permanent refusal of the ledger is a refusal, not a retry.
@@ -51,7 +53,8 @@ final class ResolutionCheck {
    * Checks a resolution where it names a job on Genace, then records it in the ledger.
    *
    * @param prechecked the job it names was already read on Genace (a review settling itself)
-   * @return the refusal, if any; the review then stays open and resolvable
+   * @return the refusal, if any; the review then stays open and resolvable, unless the ledger
+   *     showed that the operation ended (then it has ended here too)
    */
   Optional<String> checkAndRecord(ReviewResolution resolution, boolean prechecked) {
     ReviewActivities ledger = ActivityStubs.ledger("record resolution " + resolution.decision());
@@ -60,6 +63,11 @@ final class ResolutionCheck {
       return Optional.empty();
     }
     Optional<String> refusal = problemWithEvidence(resolution);
+    if (refusal.isEmpty()
+        && versions.cancelsQueuedDispatch()
+        && resolution.parsedDecision().orElseThrow() == ReviewDecision.NOT_SUBMITTED) {
+      refusal = gatherEvidenceAgain().or(() -> problemWithEvidence(resolution));
+    }
     if (refusal.isEmpty()
         && !prechecked
         && resolution.parsedDecision().orElseThrow() == ReviewDecision.FOUND_REMOTE_JOB) {
@@ -73,10 +81,38 @@ final class ResolutionCheck {
       return Optional.empty();
     } catch (ActivityFailure failure) {
       if (failure.getCause() instanceof ApplicationFailure app && app.isNonRetryable()) {
+        if (versions.cancelsQueuedDispatch()) {
+          // The operation ended in the ledger meanwhile: the workflow ends the same way.
+          ActivityFailures.endedInLedger(failure)
+              .ifPresent(ended -> operation.finish(ended, app.getOriginalMessage()));
+        }
         return Optional.of("the ledger refused it: " + app.getOriginalMessage());
       }
       throw failure;
     }
+  }
+
+  /**
+   * The evidence gathered once may be stale: a dispatcher that froze after its claim can POST after
+   * the review opened. So it is gathered again, with what the ledger and the exchanges saw.
+   *
+   * @return a refusal when it could not be gathered; else the fresh evidence is on the review
+   */
+  private Optional<String> gatherEvidenceAgain() {
+    ReviewEvidence evidence;
+    try {
+      evidence =
+          ActivityStubs.evidence("gather evidence again before dispatching again")
+              .gatherEvidenceAgain(operation.operationId(), operation.jobIdsSeen());
+    } catch (ActivityFailure failure) {
+      return Optional.of(
+          "not_submitted refused: the evidence could not be gathered again ("
+              + ActivityFailures.describe(failure)
+              + "); ask again later, or abandon");
+    }
+    operation.recordReview(operation.review().withEvidence(evidence));
+    operation.showDetails();
+    return Optional.empty();
   }
 
   private Optional<String> checkOnGenace(String jobId) {

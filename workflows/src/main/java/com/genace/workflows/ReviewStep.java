@@ -7,6 +7,8 @@ import com.genace.review.ReviewActivities;
 import com.genace.review.ReviewCase;
 import com.genace.review.ReviewOpened;
 import com.genace.review.ReviewResolution;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.Optional;
@@ -52,8 +54,23 @@ final class ReviewStep {
    */
   Step open(ReviewReason reason, String detail, String evidenceRemoteJobId) {
     ReviewActivities ledger = ActivityStubs.ledger("open review: " + reason.wire());
-    ReviewOpened opened =
-        cancellation.runToTheEnd(() -> ledger.openReview(operation.operationId(), reason, detail));
+    ReviewOpened opened;
+    try {
+      opened =
+          cancellation.runToTheEnd(
+              () -> ledger.openReview(operation.operationId(), reason, detail));
+    } catch (ActivityFailure failure) {
+      Optional<Phase> ended =
+          versions.cancelsQueuedDispatch()
+              ? ActivityFailures.endedInLedger(failure)
+              : Optional.empty();
+      if (ended.isEmpty()) {
+        throw failure;
+      }
+      // The operation ended in the ledger meanwhile: the workflow ends the same way.
+      return operation.finish(
+          ended.get(), ((ApplicationFailure) failure.getCause()).getOriginalMessage());
+    }
     if (opened.nothingSent()) {
       outcomes.warn(
           operation.operationId(),
@@ -102,6 +119,9 @@ final class ReviewStep {
       Optional<String> refusal =
           check.checkAndRecord(submission.resolution(), submission.prechecked());
       inbox.applied(submission, refusal);
+      if (operation.ended()) {
+        return Step.DONE;
+      }
       if (refusal.isEmpty()) {
         return accept(submission.resolution());
       }

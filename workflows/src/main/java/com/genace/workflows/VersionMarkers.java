@@ -13,16 +13,24 @@ final class VersionMarkers {
    * Where registration runs. Version 1 registered as a local activity (one marker instead of an
    * activity's events); it lost an operation in the network fault drill (no ledger row after the
    * faults ended), so version 2 registers with a scheduled activity again, as the default version
-   * does. Version 3, what new workflows get, registers in the first dispatch attempt (one activity
-   * and one workflow task fewer per operation), falling back to the scheduled registration when
-   * that attempt never started or could not register ({@link DispatchStep}). Versions 1 to 3 imply
-   * {@link #OBSERVE_BY_POLLING}, and version 3 every later marker at its current version: such
-   * workflows record none of them.
+   * does. Version 3 registers in the first dispatch attempt (one activity and one workflow task
+   * fewer per operation), falling back to the scheduled registration when that attempt never
+   * started or could not register ({@link DispatchStep}); version 4, what new workflows get, adds
+   * {@link #CANCEL_QUEUED_DISPATCH}. Versions 1 to 4 imply {@link #OBSERVE_BY_POLLING}, and
+   * versions 3 and 4 every later marker at its current version: such workflows record none of them.
    */
   static final String REGISTER_LOCALLY = "register-locally";
 
   /** {@link #REGISTER_LOCALLY}'s version that registers in the first dispatch. */
   static final int REGISTER_IN_FIRST_DISPATCH = 3;
+
+  /**
+   * {@link #REGISTER_LOCALLY}'s version 4, what new workflows get: version 3, and besides a cancel
+   * request cancels a dispatch attempt that no worker has started yet (Temporal then never hands it
+   * out, so no POST can follow the cancel), and {@code not_submitted} is checked against evidence
+   * gathered again when it is applied ({@link ResolutionCheck}).
+   */
+  static final int CANCEL_QUEUED_DISPATCH = 4;
 
   /** Polling observation (version 1); the default version observes the long way. */
   static final String OBSERVE_BY_POLLING = "observe-by-polling";
@@ -60,16 +68,28 @@ final class VersionMarkers {
   /** Set by {@link #REGISTER_LOCALLY}'s version 3: every later marker is at its current version. */
   private boolean current;
 
+  /** Set by {@link #REGISTER_LOCALLY}'s version {@value #CANCEL_QUEUED_DISPATCH}. */
+  private boolean cancelsQueuedDispatch;
+
   /**
-   * Asked once, before registering: 1 registers locally, the default and 2 schedule it, 3 registers
-   * in the first dispatch.
+   * Asked once, before registering: 1 registers locally, the default and 2 schedule it, 3 and 4
+   * register in the first dispatch.
    */
   int registration() {
     int version =
-        Workflow.getVersion(REGISTER_LOCALLY, Workflow.DEFAULT_VERSION, REGISTER_IN_FIRST_DISPATCH);
+        Workflow.getVersion(REGISTER_LOCALLY, Workflow.DEFAULT_VERSION, CANCEL_QUEUED_DISPATCH);
     registeredAfterPolling = version != Workflow.DEFAULT_VERSION;
     current = version >= REGISTER_IN_FIRST_DISPATCH;
+    cancelsQueuedDispatch = version >= CANCEL_QUEUED_DISPATCH;
     return version;
+  }
+
+  /**
+   * Whether a cancel request cancels a dispatch attempt still waiting in its queue, and {@code
+   * not_submitted} is checked against evidence gathered anew ({@link #CANCEL_QUEUED_DISPATCH}).
+   */
+  boolean cancelsQueuedDispatch() {
+    return cancelsQueuedDispatch;
   }
 
   /** Asked once right after registration. */
