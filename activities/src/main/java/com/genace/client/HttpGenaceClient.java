@@ -24,6 +24,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLHandshakeException;
@@ -41,6 +46,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The API key is sent only to the configured base URL's origin (output URLs may point at a CDN)
  * and is masked in any server-provided text that ends up in a message.
+ *
+ * <p>Every wait on the network has a deadline over headers and body alike. The JDK client's request
+ * timeout ends when the response headers arrive and nothing bounds the body, so a peer that sends
+ * the headers and then holds the connection would park the calling thread for good. Each JSON
+ * exchange (create, status, search, models) therefore waits at most the configured read timeout for
+ * its complete response, and then cancels the exchange, which closes its connection; an output's
+ * body is watched by {@link OutputBody} (a stall deadline per read and an overall deadline). A
+ * create that runs out of time after its request may have been sent is an {@link
+ * CreateOutcome.Unknown}; a read that does is a {@link GenaceUnavailableException}, retried by its
+ * caller.
  *
  * <p>Every call is a client span (see {@link HttpSpans}), recorded by the given {@link
  * OpenTelemetry}, by default the global one (a no-op unless the process installed one).
@@ -205,25 +220,33 @@ public final class HttpGenaceClient implements GenaceClient {
           sameOrigin(url)
               ? authorized(url)
               : HttpRequest.newBuilder(url).timeout(config.readTimeout());
+      long startedAt = System.nanoTime();
+      // Completes with the headers: the read timeout bounds them, the watch below the body.
       HttpResponse<InputStream> response =
           exchange(
               builder.GET().build(), "GET " + shown, HttpResponse.BodyHandlers.ofInputStream());
+      OutputBody body =
+          OutputBody.watched(
+              response.body(),
+              span,
+              "Genace GET " + shown,
+              config.downloadStallTimeout(),
+              config.downloadDeadline(),
+              startedAt);
       if (response.statusCode() != 200) {
         byte[] error;
-        try (InputStream body = response.body()) {
+        try {
           error = errorBody(body);
+        } finally {
+          body.discard(); // the span ends below, with the error
         }
         throw statusError("GET " + shown, response.statusCode(), response, error);
       }
-      return new OutputBody(response.body(), span, "Genace GET " + shown);
-    } catch (IOException | RuntimeException e) {
+      return body;
+    } catch (RuntimeException e) {
       HttpSpans.failed(span, e);
       span.end();
-      if (e instanceof IOException io) {
-        throw new GenaceUnavailableException(
-            "Genace GET " + shown + " failed: " + describe(io), io);
-      }
-      throw (RuntimeException) e;
+      throw e;
     }
   }
 
@@ -242,14 +265,17 @@ public final class HttpGenaceClient implements GenaceClient {
   private CreateOutcome send(HttpRequest post) {
     HttpResponse<byte[]> response;
     try {
-      response = http.send(post, HttpResponse.BodyHandlers.ofByteArray());
+      response = complete(post, HttpResponse.BodyHandlers.ofByteArray());
       HttpSpans.status(Span.current(), response.statusCode());
     } catch (HttpConnectTimeoutException e) {
       return new CreateOutcome.NotSent(
           "connection not established within " + config.connectTimeout());
-    } catch (HttpTimeoutException e) {
+    } catch (HttpTimeoutException | TimeoutException e) {
+      // Headers or body late: the request may have been sent and a job created. Never NotSent.
       return new CreateOutcome.Unknown(
-          "no response within " + config.readTimeout() + " after the request was sent");
+          "no response within "
+              + config.readTimeout()
+              + " (headers and body); the request may have been sent");
     } catch (IOException e) {
       if (hasCause(e, UnresolvedAddressException.class)
           || hasCause(e, UnknownHostException.class)) {
@@ -309,17 +335,60 @@ public final class HttpGenaceClient implements GenaceClient {
   private <T> HttpResponse<T> exchange(
       HttpRequest request, String what, HttpResponse.BodyHandler<T> handler) {
     try {
-      HttpResponse<T> response = http.send(request, handler);
+      HttpResponse<T> response = complete(request, handler);
       HttpSpans.status(Span.current(), response.statusCode());
       return response;
     } catch (HttpTimeoutException e) {
       throw new GenaceUnavailableException("Genace " + what + " timed out: " + describe(e), e);
+    } catch (TimeoutException e) {
+      throw new GenaceUnavailableException(
+          "Genace " + what + " timed out: no response within " + config.readTimeout(), e);
     } catch (IOException e) {
       throw new GenaceUnavailableException("Genace " + what + " failed: " + describe(e), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new GenaceException("interrupted during Genace " + what, e);
     }
+  }
+
+  /**
+   * Sends the request and waits at most the read timeout for what the handler completes with: the
+   * whole body for a byte-array handler, the headers for a stream. On timeout or interruption the
+   * exchange is cancelled, which closes its connection and frees this thread.
+   *
+   * @throws TimeoutException when the read timeout passed first
+   * @throws IOException as {@link HttpClient#send} throws it
+   */
+  private <T> HttpResponse<T> complete(HttpRequest request, HttpResponse.BodyHandler<T> handler)
+      throws IOException, InterruptedException, TimeoutException {
+    CompletableFuture<HttpResponse<T>> pending = http.sendAsync(request, handler);
+    try {
+      return pending.get(config.readTimeout().toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException | InterruptedException e) {
+      pending.cancel(true);
+      throw e;
+    } catch (ExecutionException e) {
+      throw rethrown(e.getCause());
+    }
+  }
+
+  /** The cause of a failed exchange as {@link HttpClient#send} would have thrown it. */
+  private static IOException rethrown(Throwable cause) {
+    Throwable c = cause;
+    while ((c instanceof CompletionException || c instanceof ExecutionException)
+        && c.getCause() != null) {
+      c = c.getCause();
+    }
+    if (c instanceof IOException io) {
+      return io;
+    }
+    if (c instanceof RuntimeException runtime) {
+      throw runtime;
+    }
+    if (c instanceof Error error) {
+      throw error;
+    }
+    return new IOException(c);
   }
 
   private GenaceException statusError(

@@ -11,6 +11,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.AwsProfileRegionProvider;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -22,7 +23,8 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
  * AWS_SESSION_TOKEN}) or else its default chain, {@code AWS_REGION} (else the profile's region,
  * else {@code us-east-1} with cross-region access), and {@code AWS_ENDPOINT_URL_S3} or {@code
  * AWS_ENDPOINT_URL} for an S3-compatible server, which then gets path-style addressing (MinIO, R2
- * and GCS all accept it; virtual hosts would need DNS per bucket).
+ * and GCS all accept it; virtual hosts would need DNS per bucket). Its waits are bounded by {@link
+ * S3Timeouts}.
  */
 public final class ArtifactStores {
 
@@ -34,16 +36,42 @@ public final class ArtifactStores {
    * @throws IllegalArgumentException naming the variable when a setting is malformed
    */
   public static ArtifactStore open(ArtifactLocation location, Map<String, String> env) {
+    return open(location, env, S3Timeouts.DEFAULT);
+  }
+
+  /**
+   * @param timeouts how long an S3 store waits for S3
+   * @throws IllegalArgumentException naming the variable when a setting is malformed
+   */
+  public static ArtifactStore open(
+      ArtifactLocation location, Map<String, String> env, S3Timeouts timeouts) {
     if (!location.isS3()) {
       return new LocalDirectoryArtifactStore(location.directory());
     }
     return new S3ArtifactStore(
-        s3Client(env), location.bucket(), location.prefix(), S3ArtifactStore.DEFAULT_PART_SIZE);
+        s3Client(env, timeouts),
+        location.bucket(),
+        location.prefix(),
+        S3ArtifactStore.DEFAULT_PART_SIZE);
   }
 
   static S3Client s3Client(Map<String, String> env) {
+    return s3Client(env, S3Timeouts.DEFAULT);
+  }
+
+  static S3Client s3Client(Map<String, String> env, S3Timeouts timeouts) {
     S3ClientBuilder builder =
-        S3Client.builder().credentialsProvider(credentials(env)).region(region(env));
+        S3Client.builder()
+            .credentialsProvider(credentials(env))
+            .region(region(env))
+            .httpClientBuilder(
+                Apache5HttpClient.builder()
+                    .socketTimeout(timeouts.socketTimeout())
+                    .connectionTimeout(timeouts.connectTimeout()))
+            .overrideConfiguration(
+                o ->
+                    o.apiCallAttemptTimeout(timeouts.requestTimeout())
+                        .apiCallTimeout(timeouts.callTimeout()));
     Optional<URI> endpoint =
         endpoint(env, "AWS_ENDPOINT_URL_S3").or(() -> endpoint(env, "AWS_ENDPOINT_URL"));
     if (endpoint.isPresent()) {

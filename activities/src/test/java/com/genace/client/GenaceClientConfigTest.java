@@ -20,6 +20,8 @@ class GenaceClientConfigTest {
     assertThat(config.createPath()).isEqualTo("/v1/generations");
     assertThat(config.jobPathTemplate()).isEqualTo("/v1/generations/{id}");
     assertThat(config.modelsPath()).isEqualTo("/v1/models");
+    assertThat(config.downloadStallTimeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(config.downloadDeadline()).isEqualTo(Duration.ofMinutes(30));
   }
 
   @Test
@@ -56,6 +58,34 @@ class GenaceClientConfigTest {
         .hasMessage("connectTimeout must be positive: PT0S");
     assertThatThrownBy(() -> config.withTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(-1)))
         .hasMessage("readTimeout must be positive: PT-1S");
+  }
+
+  @Test
+  void download_timeouts_must_be_positive_and_at_most_a_day() {
+    GenaceClientConfig config = GenaceClientConfig.of(BASE, "sk-1");
+
+    assertThatThrownBy(() -> config.withDownloadTimeouts(Duration.ZERO, Duration.ofSeconds(1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("downloadStallTimeout must be positive: PT0S");
+    assertThatThrownBy(
+            () -> config.withDownloadTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("downloadDeadline must be positive: PT-1S");
+    assertThatThrownBy(() -> config.withDownloadTimeouts(Duration.ofSeconds(1), Duration.ofDays(2)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("downloadDeadline must be at most PT24H: PT48H");
+    assertThatThrownBy(() -> config.withTimeouts(Duration.ofSeconds(1), Duration.ofHours(25)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("readTimeout must be at most PT24H: PT25H");
+
+    GenaceClientConfig shorter =
+        config.withDownloadTimeouts(Duration.ofSeconds(5), Duration.ofMinutes(2));
+    assertThat(shorter.downloadStallTimeout()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(shorter.downloadDeadline()).isEqualTo(Duration.ofMinutes(2));
+    assertThat(shorter.withTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(2)))
+        .as("the other timeouts keep them")
+        .extracting(GenaceClientConfig::downloadStallTimeout)
+        .isEqualTo(Duration.ofSeconds(5));
   }
 
   @Test

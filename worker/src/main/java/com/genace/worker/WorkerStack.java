@@ -2,7 +2,6 @@ package com.genace.worker;
 
 import com.genace.allowance.DispatchAllowance;
 import com.genace.client.GenaceClient;
-import com.genace.client.GenaceClientConfig;
 import com.genace.client.HttpGenaceClient;
 import com.genace.controls.CircuitProbe;
 import com.genace.controls.DispatchCircuit;
@@ -102,13 +101,8 @@ final class WorkerStack implements AutoCloseable {
     this.statistics =
         new LedgerStatistics(sql, WorkerProcess.STATISTICS_INTERVAL, config.workerId());
     this.allowance = new DispatchAllowance(sql, config.allowance());
-    this.genace =
-        new HttpGenaceClient(
-            GenaceClientConfig.of(config.genaceBaseUrl(), config.genaceApiKey())
-                .withTimeouts(
-                    GenaceClientConfig.DEFAULT_CONNECT_TIMEOUT, config.genaceReadTimeout()),
-            openTelemetry);
-    this.artifacts = ArtifactStores.open(config.artifacts(), System.getenv());
+    this.genace = new HttpGenaceClient(config.genaceClientConfig(), openTelemetry);
+    this.artifacts = ArtifactStores.open(config.artifacts(), System.getenv(), config.s3Timeouts());
     WorkflowClient client =
         WorkflowClient.newInstance(
             stubs,

@@ -3,6 +3,8 @@ package com.genace.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.genace.client.GenaceClientConfig;
+import com.genace.delivery.S3Timeouts;
 import com.genace.observation.PollingPolicy;
 import com.genace.worker.config.WorkerConfig;
 import java.time.Duration;
@@ -82,6 +84,60 @@ class WorkerConfigTest {
 
     env.put("GENACE_LEASE_SECONDS", "45");
     assertThat(WorkerConfig.fromEnvironment(env).leaseDuration()).hasSeconds(45);
+  }
+
+  @Test
+  void every_network_wait_has_a_documented_default_deadline() {
+    WorkerConfig config = WorkerConfig.fromEnvironment(minimal());
+
+    GenaceClientConfig genace = config.genaceClientConfig();
+    assertThat(genace.readTimeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(genace.downloadStallTimeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(genace.downloadDeadline()).isEqualTo(Duration.ofMinutes(30));
+    assertThat(config.s3Timeouts())
+        .isEqualTo(new S3Timeouts(Duration.ofSeconds(30), Duration.ofMinutes(2)));
+    assertThat(genace.toString()).doesNotContain("sk-secret");
+  }
+
+  @Test
+  void the_deadlines_are_configurable() {
+    Map<String, String> env = minimal();
+    env.put("GENACE_READ_TIMEOUT_SECONDS", "10");
+    env.put("GENACE_DOWNLOAD_STALL_SECONDS", "20");
+    env.put("GENACE_DOWNLOAD_MAX_SECONDS", "600");
+    env.put("GENACE_S3_STALL_SECONDS", "15");
+    env.put("GENACE_S3_REQUEST_SECONDS", "300");
+
+    WorkerConfig config = WorkerConfig.fromEnvironment(env);
+
+    assertThat(config.genaceClientConfig().readTimeout()).hasSeconds(10);
+    assertThat(config.genaceClientConfig().downloadStallTimeout()).hasSeconds(20);
+    assertThat(config.genaceClientConfig().downloadDeadline()).hasSeconds(600);
+    assertThat(config.genaceClientConfig().baseUrl()).hasToString("https://api.genace.example");
+    assertThat(config.s3Timeouts())
+        .isEqualTo(new S3Timeouts(Duration.ofSeconds(15), Duration.ofSeconds(300)));
+  }
+
+  @Test
+  void a_zero_negative_or_too_large_deadline_is_refused_with_its_range() {
+    String[][] cases = {
+      {"GENACE_READ_TIMEOUT_SECONDS", "from 1 to 600"},
+      {"GENACE_DOWNLOAD_STALL_SECONDS", "from 1 to 600"},
+      {"GENACE_DOWNLOAD_MAX_SECONDS", "from 1 to 86400"},
+      {"GENACE_S3_STALL_SECONDS", "from 1 to 600"},
+      {"GENACE_S3_REQUEST_SECONDS", "from 1 to 3600"},
+    };
+    for (String[] c : cases) {
+      String tooLarge = Integer.toString(Integer.parseInt(c[1].substring(10)) + 1);
+      for (String value : new String[] {"0", "-5", tooLarge, "1.5", "30s"}) {
+        Map<String, String> env = minimal();
+        env.put(c[0], value);
+        assertThatThrownBy(() -> WorkerConfig.fromEnvironment(env))
+            .as("%s=%s", c[0], value)
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessage(c[0] + " must be a whole number " + c[1]);
+      }
+    }
   }
 
   @Test

@@ -1,8 +1,10 @@
 package com.genace.worker.config;
 
 import com.genace.allowance.AllowancePolicy;
+import com.genace.client.GenaceClientConfig;
 import com.genace.db.DatabaseUrl;
 import com.genace.delivery.ArtifactLocation;
+import com.genace.delivery.S3Timeouts;
 import com.genace.ledger.Identifiers;
 import com.genace.observation.PollingPolicy;
 import com.genace.review.ReviewSettings;
@@ -31,6 +33,14 @@ import java.util.Optional;
  *     GENACE_SWEEP_SECONDS})
  * @param review whether reviews settle themselves ({@code GENACE_AUTO_RECONCILE}) and how long
  *     their evidence is searched for ({@code GENACE_EVIDENCE_SEARCH_SECONDS})
+ * @param genaceReadTimeout each JSON exchange with Genace (create, status, search, models), end to
+ *     end: headers and body ({@code GENACE_READ_TIMEOUT_SECONDS}); also an output's headers
+ * @param genaceDownloadStall an output download fails when a read waits this long for a byte
+ *     ({@code GENACE_DOWNLOAD_STALL_SECONDS})
+ * @param genaceDownloadDeadline an output download fails when not complete this long after its
+ *     request ({@code GENACE_DOWNLOAD_MAX_SECONDS})
+ * @param s3Timeouts how long an S3 artifact store waits for S3 ({@code GENACE_S3_STALL_SECONDS},
+ *     {@code GENACE_S3_REQUEST_SECONDS})
  */
 public record WorkerConfig(
     TemporalSettings temporal,
@@ -53,10 +63,17 @@ public record WorkerConfig(
     Optional<String> configVersion,
     List<Duration> metricBuckets,
     Duration sweepInterval,
-    ReviewSettings review) {
+    ReviewSettings review,
+    Duration genaceDownloadStall,
+    Duration genaceDownloadDeadline,
+    S3Timeouts s3Timeouts) {
 
   public static final String DEFAULT_STATUS_ADDR = "127.0.0.1:8686";
   public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
+  public static final Duration DEFAULT_DOWNLOAD_STALL =
+      GenaceClientConfig.DEFAULT_DOWNLOAD_STALL_TIMEOUT;
+  public static final Duration DEFAULT_DOWNLOAD_DEADLINE =
+      GenaceClientConfig.DEFAULT_DOWNLOAD_DEADLINE;
   public static final Duration DEFAULT_DRAIN = Duration.ofSeconds(30);
   public static final Duration DEFAULT_LEASE = Duration.ofSeconds(45);
   public static final int DEFAULT_MAX_DISPATCHES = 8;
@@ -154,7 +171,17 @@ public record WorkerConfig(
                 read.flag("GENACE_AUTO_RECONCILE").orElse(true),
                 read.seconds("GENACE_EVIDENCE_SEARCH_SECONDS", 0, 120)
                     .orElse(ReviewSettings.DEFAULT_SEARCH_WINDOW),
-                ReviewSettings.DEFAULT_SEARCH_INTERVAL));
+                ReviewSettings.DEFAULT_SEARCH_INTERVAL),
+            // A large artifact legitimately takes long: its body is bounded by inactivity, and
+            // by an overall cap that defaults to the delivery attempt's start-to-close timeout.
+            read.seconds("GENACE_DOWNLOAD_STALL_SECONDS", 1, 600).orElse(DEFAULT_DOWNLOAD_STALL),
+            read.seconds("GENACE_DOWNLOAD_MAX_SECONDS", 1, 86_400)
+                .orElse(DEFAULT_DOWNLOAD_DEADLINE),
+            new S3Timeouts(
+                read.seconds("GENACE_S3_STALL_SECONDS", 1, 600)
+                    .orElse(S3Timeouts.DEFAULT_SOCKET_TIMEOUT),
+                read.seconds("GENACE_S3_REQUEST_SECONDS", 1, 3600)
+                    .orElse(S3Timeouts.DEFAULT_REQUEST_TIMEOUT)));
     if (config.leaseDuration().compareTo(config.genaceReadTimeout().plus(LEASE_MARGIN)) < 0) {
       throw new IllegalArgumentException(
           "GENACE_LEASE_SECONDS ("
@@ -166,6 +193,13 @@ public record WorkerConfig(
               + ": a POST must be able to record its outcome before its lease expires");
     }
     return config;
+  }
+
+  /** How this worker talks to Genace: its URL, key and every deadline. */
+  public GenaceClientConfig genaceClientConfig() {
+    return GenaceClientConfig.of(genaceBaseUrl, genaceApiKey)
+        .withTimeouts(GenaceClientConfig.DEFAULT_CONNECT_TIMEOUT, genaceReadTimeout)
+        .withDownloadTimeouts(genaceDownloadStall, genaceDownloadDeadline);
   }
 
   public String temporalAddress() {

@@ -1,0 +1,163 @@
+package com.genace.delivery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An S3 endpoint that accepts connections and then neither reads nor answers: every store call ends
+ * with a retryable {@link ArtifactStoreException} once its {@link S3Timeouts} pass, and frees its
+ * thread. Nothing asserts a duration: a call that hung would not return within the generous join.
+ */
+class StalledS3DeliveryTest {
+
+  private static final long HUNG_AFTER_SECONDS = 60;
+  private static final String KEY = "op-1/gen_1/0.png";
+
+  private BlackHole s3;
+
+  @BeforeEach
+  void start() throws IOException {
+    s3 = new BlackHole();
+  }
+
+  @AfterEach
+  void stop() {
+    s3.close();
+  }
+
+  @Test
+  void an_s3_that_never_answers_fails_the_check_for_an_object_within_the_socket_timeout()
+      throws Exception {
+    try (ArtifactStore store = open(new S3Timeouts(Duration.ofSeconds(1), Duration.ofSeconds(2)))) {
+      Throwable thrown = onItsOwnThread(() -> catchThrowable(() -> store.holds(KEY, 1, "0")));
+
+      assertThat(thrown)
+          .isInstanceOf(ArtifactStoreException.class)
+          .hasMessageStartingWith("could not inspect s3://bucket/prefix/" + KEY);
+    }
+  }
+
+  @Test
+  void an_s3_that_stops_reading_an_upload_fails_the_put_within_the_request_timeout()
+      throws Exception {
+    // The socket timeout is long and sees no write anyway: only the request timeout can end it.
+    byte[] bytes = Artifacts.random(S3ArtifactStore.DEFAULT_PART_SIZE, 1);
+    try (ArtifactStore store = open(new S3Timeouts(Duration.ofMinutes(10), Duration.ofSeconds(2)));
+        ArtifactContent content = Artifacts.content(KEY, bytes)) {
+      Throwable thrown = onItsOwnThread(() -> catchThrowable(() -> store.put(KEY, content)));
+
+      assertThat(thrown)
+          .isInstanceOf(ArtifactStoreException.class)
+          .hasMessageStartingWith("could not store s3://bucket/prefix/" + KEY);
+    }
+  }
+
+  @Test
+  void the_timeouts_are_positive_and_at_most_an_hour() {
+    assertThat(catchThrowable(() -> new S3Timeouts(Duration.ZERO, Duration.ofSeconds(1))))
+        .hasMessage("socketTimeout must be positive: PT0S");
+    assertThat(catchThrowable(() -> new S3Timeouts(Duration.ofSeconds(1), Duration.ofHours(2))))
+        .hasMessage("requestTimeout must be at most PT1H: PT2H");
+    assertThat(S3Timeouts.DEFAULT.callTimeout()).isEqualTo(Duration.ofMinutes(6));
+  }
+
+  private ArtifactStore open(S3Timeouts timeouts) {
+    Map<String, String> env =
+        Map.of(
+            "AWS_ACCESS_KEY_ID",
+            "test-access",
+            "AWS_SECRET_ACCESS_KEY",
+            "test-secret-value",
+            "AWS_REGION",
+            "us-east-1",
+            "AWS_ENDPOINT_URL",
+            "http://127.0.0.1:" + s3.port(),
+            ArtifactLocation.URL_VARIABLE,
+            "s3://bucket/prefix");
+    return ArtifactStores.open(ArtifactLocation.fromEnvironment(env), env, timeouts);
+  }
+
+  private static <T> T onItsOwnThread(Callable<T> call) throws Exception {
+    AtomicReference<T> result = new AtomicReference<>();
+    AtomicReference<Exception> failure = new AtomicReference<>();
+    Thread caller =
+        new Thread(
+            () -> {
+              try {
+                result.set(call.call());
+              } catch (Exception e) {
+                failure.set(e);
+              }
+            },
+            "stalled-s3-caller");
+    caller.setDaemon(true);
+    caller.start();
+    caller.join(HUNG_AFTER_SECONDS * 1000);
+    assertThat(caller.isAlive()).as("the call returned; its thread is free").isFalse();
+    if (failure.get() != null) {
+      throw failure.get();
+    }
+    return result.get();
+  }
+
+  /** Accepts connections and then does nothing with them; a small receive window fills fast. */
+  private static final class BlackHole implements AutoCloseable {
+    private final ServerSocket server;
+    private final List<Socket> held = new CopyOnWriteArrayList<>();
+
+    BlackHole() throws IOException {
+      server = new ServerSocket();
+      server.setReceiveBufferSize(4096);
+      server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+      Thread acceptor =
+          new Thread(
+              () -> {
+                while (!server.isClosed()) {
+                  try {
+                    held.add(server.accept());
+                  } catch (IOException e) {
+                    return;
+                  }
+                }
+              },
+              "s3-black-hole");
+      acceptor.setDaemon(true);
+      acceptor.start();
+    }
+
+    int port() {
+      return server.getLocalPort();
+    }
+
+    @Override
+    public void close() {
+      try {
+        server.close();
+      } catch (IOException e) {
+        // closing anyway
+      }
+      for (Socket socket : held) {
+        try {
+          socket.close();
+        } catch (IOException e) {
+          // closing anyway
+        }
+      }
+    }
+  }
+}
