@@ -32,8 +32,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 class HttpGenaceClientDeadlineTest {
 
   private static final Duration READ_TIMEOUT = Duration.ofSeconds(1);
-  private static final Duration STALL = Duration.ofSeconds(1);
-  private static final Duration DOWNLOAD_DEADLINE = Duration.ofSeconds(3);
+  // A byte a second trickles well within the stall deadline, so only the overall one can end it.
+  private static final Duration STALL = Duration.ofSeconds(3);
+  private static final Duration DOWNLOAD_DEADLINE = Duration.ofSeconds(6);
 
   /** Far beyond every deadline: a call still running then is hung. */
   private static final long HUNG_AFTER_SECONDS = 30;
@@ -113,7 +114,7 @@ class HttpGenaceClientDeadlineTest {
 
       assertThat(thrown)
           .isInstanceOf(HttpTimeoutException.class)
-          .hasMessage("Genace GET " + server.baseUrl() + "/out/1.png timed out: no byte for PT1S");
+          .hasMessage("Genace GET " + server.baseUrl() + "/out/1.png timed out: no byte for PT3S");
       assertThat(server.awaitClientGone(10)).as("connection closed by the client").isTrue();
     }
   }
@@ -126,7 +127,7 @@ class HttpGenaceClientDeadlineTest {
       assertThat(thrown)
           .isInstanceOf(HttpTimeoutException.class)
           .hasMessage(
-              "Genace GET " + server.baseUrl() + "/out/1.png timed out: not complete within PT3S");
+              "Genace GET " + server.baseUrl() + "/out/1.png timed out: not complete within PT6S");
       assertThat(server.awaitClientGone(10)).as("connection closed by the client").isTrue();
     }
   }
@@ -164,7 +165,7 @@ class HttpGenaceClientDeadlineTest {
       // A store failure, retried by delivery; not a mismatch of the bytes Genace announced.
       assertThat(thrown)
           .isInstanceOf(ArtifactStoreException.class)
-          .hasMessageContaining("timed out: no byte for PT1S")
+          .hasMessageContaining("timed out: no byte for PT3S")
           .hasRootCauseInstanceOf(java.io.IOException.class);
       assertThat(store.holds("op/1.png", output.bytes(), output.sha256())).isFalse();
       assertThat(Files.exists(root.resolve("op/1.png"))).isFalse();

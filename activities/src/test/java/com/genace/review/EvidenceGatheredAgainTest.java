@@ -1,0 +1,106 @@
+package com.genace.review;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.genace.client.GenaceClient;
+import com.genace.client.GenaceClientConfig;
+import com.genace.client.HttpGenaceClient;
+import com.genace.ledger.NewOperation;
+import com.genace.ledger.OperationsLedger;
+import com.genace.ledger.ReviewEvidenceRow;
+import com.genace.model.ReviewReason;
+import com.genace.simulator.Faults;
+import com.genace.simulator.GenaceSimulator;
+import com.genace.stats.ActivityStats;
+import com.genace.testing.DatabaseExtension;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The evidence gathered again before {@code not_submitted} is applied counts every job id this
+ * operation's exchanges saw, whether or not Genace can read it now; and evidence is kept only on
+ * the review it was gathered for.
+ */
+@ExtendWith(DatabaseExtension.class)
+class EvidenceGatheredAgainTest {
+
+  private static final String OP = "op-1";
+
+  private GenaceSimulator simulator;
+  private OperationsLedger ledger;
+  private ReviewActivitiesImpl reviews;
+  private EvidenceActivitiesImpl evidence;
+
+  @BeforeEach
+  void an_operation_in_review(DataSource db) {
+    // Without the search: the only sources are the ids seen, and the ledger.
+    simulator = GenaceSimulator.builder().faults(Faults.DEFAULT.withSearchEnabled(false)).start();
+    GenaceClient genace = new HttpGenaceClient(GenaceClientConfig.of(simulator.baseUrl(), "key"));
+    ledger = new OperationsLedger(db, Duration.ofSeconds(30));
+    reviews = new ReviewActivitiesImpl(ledger, "worker-a", ActivityStats.NONE);
+    evidence =
+        new EvidenceActivitiesImpl(
+            ledger,
+            genace,
+            new ReviewSettings(false, Duration.ofSeconds(1), Duration.ofMillis(100)),
+            ActivityStats.NONE);
+    ledger.create(new NewOperation(OP, "image-v1", "{\"prompt\":\"x\"}"));
+    reviews.openReview(OP, ReviewReason.DISPATCH_NOT_SENT_REPEATEDLY, "five attempts sent nothing");
+  }
+
+  @AfterEach
+  void stop() {
+    simulator.close();
+  }
+
+  @Test
+  void a_job_id_an_exchange_saw_counts_even_when_genace_does_not_know_it() {
+    ReviewEvidence gathered = evidence.gatherEvidenceAgain(OP, List.of("gen_seen_in_exchange"));
+
+    assertThat(gathered.candidates())
+        .singleElement()
+        .satisfies(
+            job -> {
+              assertThat(job.id()).isEqualTo("gen_seen_in_exchange");
+              assertThat(job.status()).isEqualTo(EvidenceJob.UNREAD);
+              assertThat(job.seenIn()).isEqualTo(EvidenceJob.EXCHANGE);
+            });
+    assertThat(gathered.notes())
+        .containsExactly("job gen_seen_in_exchange seen in the exchange is unknown to Genace");
+    assertThat(gathered.selfSettleJobId()).isNull();
+    assertThat(ledger.reviewEvidence(OP).map(ReviewEvidenceRow::summary).orElseThrow())
+        .contains("gen_seen_in_exchange");
+  }
+
+  @Test
+  void nothing_seen_anywhere_gives_evidence_without_candidates() {
+    ReviewEvidence gathered = evidence.gatherEvidenceAgain(OP, List.of());
+
+    assertThat(gathered.candidates()).isEmpty();
+    assertThat(gathered.search()).isEqualTo(ReviewEvidence.NOT_OFFERED);
+  }
+
+  @Test
+  void evidence_gathered_for_an_earlier_review_never_replaces_a_later_ones() {
+    Instant first = ledger.get(OP).reviewOpenedAt().orElseThrow();
+    assertThat(ledger.recordReviewEvidence(OP, first, "{\"review\":1}", "first review")).isTrue();
+    reviews.recordResolution(
+        OP, new ReviewResolution("not_submitted", null, "nothing on Genace", "bob"));
+    reviews.openReview(OP, ReviewReason.DISPATCH_NOT_SENT_REPEATEDLY, "again");
+    Instant second = ledger.get(OP).reviewOpenedAt().orElseThrow();
+    assertThat(ledger.recordReviewEvidence(OP, second, "{\"review\":2}", "second review")).isTrue();
+
+    // A late attempt gathered for the first review.
+    boolean kept = ledger.recordReviewEvidence(OP, first, "{\"review\":1}", "first review, late");
+
+    assertThat(second).isAfter(first);
+    assertThat(kept).isFalse();
+    assertThat(ledger.reviewEvidence(OP).map(ReviewEvidenceRow::summary)).contains("second review");
+  }
+}
