@@ -31,6 +31,7 @@ class ActivityStubsTest {
           Map.entry("RecordResolution", ActivityStubs.LEDGER_STEP),
           Map.entry("EndCancelled", ActivityStubs.LEDGER_STEP),
           Map.entry("GatherEvidence", ActivityStubs.EVIDENCE),
+          Map.entry("GatherEvidenceAgain", ActivityStubs.EVIDENCE),
           Map.entry("CheckFoundJob", ActivityStubs.CHECK_JOB),
           Map.entry("Dispatch", ActivityStubs.DISPATCH),
           Map.entry("RegisterAndDispatch", ActivityStubs.DISPATCH),
