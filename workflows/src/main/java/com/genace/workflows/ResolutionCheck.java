@@ -33,7 +33,7 @@ final class ResolutionCheck {
   }
 
   /**
-   * Refuses {@code not_submitted} while Genace shows a job carrying this operation id: dispatching
+   * Refuses {@code not_submitted} while the evidence shows a job of this operation: dispatching
    * again would pay for a second render.
    */
   Optional<String> problemWithEvidence(ReviewResolution resolution) {
@@ -44,7 +44,7 @@ final class ResolutionCheck {
       return Optional.empty();
     }
     return Optional.of(
-        "not_submitted refused: Genace holds "
+        "not_submitted refused: the evidence shows "
             + evidence.summary()
             + "; resolve found_remote_job (or abandon)");
   }
