@@ -11,6 +11,7 @@ import com.genace.ledger.Lease;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.RenewResult;
+import com.genace.ledger.WaitLimits;
 import com.genace.ledger.WriteResult;
 import com.genace.model.FailureTypes;
 import com.genace.model.NextAction;
@@ -37,6 +38,12 @@ import org.slf4j.LoggerFactory;
  *       appears; while bytes flow, heartbeat and renew the lease at half-life;
  *   <li>record the manifest (each object's key, URI, size and SHA-256) under the lease.
  * </ol>
+ *
+ * <p>A failed attempt records why on the row ({@code delivery_failure}, shown by {@code ops show}),
+ * for instance the expected and actual SHA-256 of bytes that keep arriving wrong, and Temporal
+ * retries it. A delivery that has been going on longer than {@link WaitLimits#delivering()} logs
+ * one ERROR line for the operation (at a failed attempt or a retry's start), so that a retry that
+ * never ends is not silent.
  */
 public final class DeliveryActivitiesImpl implements DeliveryActivities {
 
@@ -54,6 +61,7 @@ public final class DeliveryActivitiesImpl implements DeliveryActivities {
   private final ArtifactStore store;
   private final String owner;
   private final Clock clock;
+  private final WaitLimits limits;
 
   public DeliveryActivitiesImpl(
       OperationsLedger ledger,
@@ -61,6 +69,21 @@ public final class DeliveryActivitiesImpl implements DeliveryActivities {
       ArtifactStore store,
       String owner,
       Clock clock) {
+    this(ledger, genace, store, owner, clock, WaitLimits.DEFAULT);
+  }
+
+  /**
+   * @param limits how long a delivery may go on before its ERROR line ({@link
+   *     WaitLimits#delivering()})
+   */
+  public DeliveryActivitiesImpl(
+      OperationsLedger ledger,
+      GenaceClient genace,
+      ArtifactStore store,
+      String owner,
+      Clock clock,
+      WaitLimits limits) {
+    this.limits = limits;
     this.ledger = ledger;
     this.genace = genace;
     this.store = store;
@@ -76,7 +99,70 @@ public final class DeliveryActivitiesImpl implements DeliveryActivities {
     }
     ClaimResult.Acquired acquired = (ClaimResult.Acquired) claim;
     try (HeldLease held = new HeldLease(ledger, acquired.lease())) {
-      return deliver(operationId, acquired, held);
+      if (attempt() > 1) {
+        // A retry: the attempt before may have died without a word (a crash, a heartbeat timeout).
+        reportIfTooLong(operationId);
+      }
+      try {
+        return deliver(operationId, acquired, held);
+      } catch (RuntimeException failure) {
+        recordFailure(acquired.lease(), failure);
+        throw failure;
+      }
+    }
+  }
+
+  /**
+   * Why this attempt failed, on the row for {@code ops show}; and the ERROR line if the delivery
+   * has now gone on too long. Neither may hide the failure itself.
+   */
+  private void recordFailure(Lease lease, RuntimeException failure) {
+    String reason = "attempt " + attempt() + ": " + reason(failure);
+    try {
+      ledger.recordDeliveryFailure(lease, reason);
+      reportIfTooLong(lease.operationId());
+    } catch (RuntimeException e) {
+      failure.addSuppressed(e);
+    }
+  }
+
+  private void reportIfTooLong(String operationId) {
+    try {
+      ledger.reportWaitingTooLong(operationId, Phase.DELIVERING, limits.delivering());
+    } catch (RuntimeException e) {
+      log.warn("could not report that {} delivers too long: {}", operationId, e.toString());
+    }
+  }
+
+  /** The failure as an operator reads it: a mismatch says what was expected and what came. */
+  static String reason(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof ArtifactMismatchException mismatch) {
+        return "artifact mismatch: " + mismatch.getMessage();
+      }
+    }
+    Throwable root = failure;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String text =
+        failure == root
+            ? String.valueOf(failure.getMessage())
+            : failure.getMessage() + " (cause: " + root + ")";
+    return text.length() > MAX_REASON ? text.substring(0, MAX_REASON) + "…" : text;
+  }
+
+  private static final int MAX_REASON = 1000;
+
+  /**
+   * This attempt's number (from 1), or 1 outside an activity (Temporal's activity test environment
+   * says 0).
+   */
+  private static int attempt() {
+    try {
+      return Math.max(1, Activity.getExecutionContext().getInfo().getAttempt());
+    } catch (RuntimeException outsideAnActivity) {
+      return 1;
     }
   }
 

@@ -14,7 +14,8 @@ import javax.sql.DataSource;
 
 /**
  * The fleet's figures from the table, so that they mean what they say whichever worker did the
- * work: operations per unfinished phase, open reviews and the age of the oldest.
+ * work: operations per unfinished phase, open reviews and the age of the oldest, and how long the
+ * oldest observation and delivery have been waiting.
  *
  * <p>They are computed once per {@code maxAge} for the whole fleet: they live in one row of {@code
  * app_fleet_statistics}; the first worker to find the row older than {@code maxAge} recomputes it
@@ -30,7 +31,10 @@ public final class LedgerStatistics {
    * One reading. {@code phases} holds every unfinished phase; {@code pollsOverdue} counts the
    * operations due for a status poll 5 s ago or more that no poll loop has claimed yet (a loop
    * claims due ones within a second, so these are the observation's backlog: add workers when it
-   * grows); the most overdue is {@code oldestPollOverdueSeconds} late.
+   * grows); the most overdue is {@code oldestPollOverdueSeconds} late. {@code
+   * oldestObservationAgeSeconds} and {@code oldestDeliveryAgeSeconds} are how long the operation
+   * longest observing (its render not finished) or delivering has been in that phase ({@code
+   * phase_since}; for rows in flight since before V13, {@code updated_at}), 0 when there is none.
    */
   public record Snapshot(
       Map<Phase, Long> phases,
@@ -39,7 +43,9 @@ public final class LedgerStatistics {
       long pollsOverdue,
       double oldestPollOverdueSeconds,
       Instant computedAt,
-      String computedBy) {}
+      String computedBy,
+      double oldestObservationAgeSeconds,
+      double oldestDeliveryAgeSeconds) {}
 
   public static final Duration DEFAULT_MAX_AGE = Duration.ofSeconds(10);
 
@@ -85,7 +91,15 @@ public final class LedgerStatistics {
                   'polls_overdue', (SELECT count(*) FROM app_generation_operations
                                     WHERE poll_due_at < statement_timestamp() - interval '5 seconds'),
                   'oldest_poll_due_at', (SELECT min(poll_due_at) FROM app_generation_operations
-                                         WHERE poll_due_at IS NOT NULL)),
+                                         WHERE poll_due_at IS NOT NULL),
+                  'oldest_observing_since', (SELECT min(coalesce(phase_since, updated_at))
+                                             FROM app_generation_operations
+                                             WHERE next_action <> 'none'
+                                               AND phase = 'observing'),
+                  'oldest_delivering_since', (SELECT min(coalesce(phase_since, updated_at))
+                                              FROM app_generation_operations
+                                              WHERE next_action <> 'none'
+                                                AND phase = 'delivering')),
                 refreshed_at = clock_timestamp(),
                 refreshed_by = ?
             WHERE s.id = (SELECT t.id FROM app_fleet_statistics t
@@ -103,7 +117,13 @@ public final class LedgerStatistics {
                  coalesce(extract(epoch FROM clock_timestamp()
                      - (figures ->> 'oldest_review_opened_at')::timestamptz), 0) AS oldest_age,
                  greatest(coalesce(extract(epoch FROM refreshed_at
-                     - (figures ->> 'oldest_poll_due_at')::timestamptz), 0), 0) AS oldest_poll_late
+                     - (figures ->> 'oldest_poll_due_at')::timestamptz), 0), 0) AS oldest_poll_late,
+                 greatest(coalesce(extract(epoch FROM clock_timestamp()
+                     - (figures ->> 'oldest_observing_since')::timestamptz), 0), 0)
+                     AS oldest_observation_age,
+                 greatest(coalesce(extract(epoch FROM clock_timestamp()
+                     - (figures ->> 'oldest_delivering_since')::timestamptz), 0), 0)
+                     AS oldest_delivery_age
           FROM current
           """);
 
@@ -147,7 +167,9 @@ public final class LedgerStatistics {
               figures.path("polls_overdue").asLong(0),
               rs.getDouble("oldest_poll_late"),
               Sql.instant(rs, "refreshed_at").orElseThrow(),
-              rs.getString("refreshed_by"));
+              rs.getString("refreshed_by"),
+              rs.getDouble("oldest_observation_age"),
+              rs.getDouble("oldest_delivery_age"));
         });
   }
 

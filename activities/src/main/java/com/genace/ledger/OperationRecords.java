@@ -210,7 +210,11 @@ final class OperationRecords {
         Sql.text(rs, "failure_reason"),
         Sql.instant(rs, "created_at").orElseThrow(),
         Sql.instant(rs, "updated_at").orElseThrow(),
-        rs.getString("account"));
+        rs.getString("account"),
+        Sql.instant(rs, "phase_since"),
+        Sql.instant(rs, "too_long_reported_at"),
+        Sql.text(rs, "delivery_failure"),
+        Sql.instant(rs, "delivery_failed_at"));
   }
 
   static TransitionRow transition(ResultSet rs) throws SQLException {

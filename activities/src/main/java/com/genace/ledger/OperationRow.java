@@ -6,7 +6,12 @@ import com.genace.model.RemoteStatus;
 import java.time.Instant;
 import java.util.Optional;
 
-/** One row of {@code app_generation_operations}, as read. JSON columns are kept as text. */
+/**
+ * One row of {@code app_generation_operations}, as read. JSON columns are kept as text. {@code
+ * phaseSince} is when the row entered its phase (empty for rows in flight before V13: see {@link
+ * #inPhaseSince}); {@code tooLongReportedAt} when the ERROR line said it waits there too long;
+ * {@code deliveryFailure} the last failed delivery attempt's reason, at {@code deliveryFailedAt}.
+ */
 public record OperationRow(
     String operationId,
     Phase phase,
@@ -34,4 +39,18 @@ public record OperationRow(
     Optional<String> failureReason,
     Instant createdAt,
     Instant updatedAt,
-    String account) {}
+    String account,
+    Optional<Instant> phaseSince,
+    Optional<Instant> tooLongReportedAt,
+    Optional<String> deliveryFailure,
+    Optional<Instant> deliveryFailedAt) {
+
+  /**
+   * When the row entered its phase: {@code phaseSince}, or for a row in flight since before it was
+   * recorded, {@code updatedAt} (for a delivering row the same; for an observing row its last
+   * status change, later than the phase's start).
+   */
+  public Instant inPhaseSince() {
+    return phaseSince.orElse(updatedAt);
+  }
+}

@@ -56,6 +56,7 @@ public final class OperationsLedger {
   private final ReviewWrites reviews;
   private final LifecycleWrites lifecycle;
   private final ReviewEvidenceRecords evidence;
+  private final WaitingTooLong waitingTooLong;
 
   public OperationsLedger(DataSource dataSource) {
     this(dataSource, DEFAULT_LEASE_DURATION);
@@ -82,6 +83,7 @@ public final class OperationsLedger {
     this.reviews = new ReviewWrites(ledgerSql);
     this.lifecycle = new LifecycleWrites(ledgerSql);
     this.evidence = new ReviewEvidenceRecords(ledgerSql);
+    this.waitingTooLong = new WaitingTooLong(ledgerSql);
   }
 
   public Duration leaseDuration() {
@@ -463,6 +465,39 @@ public final class OperationsLedger {
    */
   public boolean finishPolls(DuePoll claimed) {
     return polls.finish(claimed);
+  }
+
+  /**
+   * Logs the ERROR line "operation ... has been observing (or delivering) for ..., longer than the
+   * limit" when the operation is still in {@code phase}, entered it at least {@code limit} ago (by
+   * the database clock) and was not reported in this phase yet: once per operation and phase,
+   * whichever worker, attempt or restart asks (the mark is in the row; logger {@code
+   * com.genace.ledger.WaitingTooLong}). Nothing else changes: the operation goes on as before.
+   *
+   * @return whether this call logged it
+   */
+  public boolean reportWaitingTooLong(String operationId, Phase phase, Duration limit) {
+    Optional<WaitingTooLong.Report> report = waitingTooLong.report(operationId, phase, limit);
+    report.ifPresent(r -> WaitingTooLong.logReport(r, limit));
+    return report.isPresent();
+  }
+
+  /**
+   * Whether {@code row} may be due for {@link #reportWaitingTooLong}, by this process's clock: not
+   * reported yet and in its phase at least {@code limit}. Spares the statement for every other row;
+   * the statement decides by the database clock.
+   */
+  public static boolean mayWaitTooLong(OperationRow row, Duration limit, Instant now) {
+    return row.tooLongReportedAt().isEmpty() && !row.inPhaseSince().plus(limit).isAfter(now);
+  }
+
+  /**
+   * Records why a delivery attempt failed (for {@code ops show}), under the deliver lease it held:
+   * no new revision, no history row. A lease taken over since records nothing.
+   */
+  public boolean recordDeliveryFailure(Lease lease, String reason) {
+    requireAction(lease, NextAction.DELIVER);
+    return waitingTooLong.deliveryFailed(lease, reason);
   }
 
   /** Delivery: every artifact is in the store; the operation ends {@code delivered}. */

@@ -2,9 +2,13 @@ package com.genace.observation;
 
 import com.genace.ledger.DuePoll;
 import com.genace.ledger.ObservationWaiter;
+import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
+import com.genace.ledger.WaitLimits;
+import com.genace.model.Phase;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -90,6 +94,8 @@ public final class PollLoop implements AutoCloseable {
   private final PollReschedules reschedules;
   private final ScheduledExecutorService writer;
   private final Thread loop;
+  private final WaitLimits limits;
+  private final Clock clock;
 
   /** Claimed and handed to the pollers, not yet started: what closing hands back. */
   private final Set<DuePoll> unstarted = ConcurrentHashMap.newKeySet();
@@ -111,6 +117,34 @@ public final class PollLoop implements AutoCloseable {
       BooleanSupplier started,
       BooleanSupplier stopped,
       int pollers) {
+    this(
+        ledger,
+        polls,
+        waiting,
+        policy,
+        started,
+        stopped,
+        pollers,
+        WaitLimits.DEFAULT,
+        Clock.systemUTC());
+  }
+
+  /**
+   * @param limits how long an operation may observe before its poll logs the ERROR line that says
+   *     so (once per operation: {@link OperationsLedger#reportWaitingTooLong})
+   * @param clock this process's clock, for the check that spares that statement for every other
+   *     poll (the statement itself decides by the database's)
+   */
+  public PollLoop(
+      OperationsLedger ledger,
+      ObservationActivitiesImpl polls,
+      WaitingActivities waiting,
+      PollingPolicy policy,
+      BooleanSupplier started,
+      BooleanSupplier stopped,
+      int pollers,
+      WaitLimits limits,
+      Clock clock) {
     if (pollers < 1) {
       throw new IllegalArgumentException("a poll loop needs at least one poller");
     }
@@ -127,6 +161,8 @@ public final class PollLoop implements AutoCloseable {
     this.reschedules = new PollReschedules(ledger, this::overtaken, System::nanoTime);
     this.writer = Executors.newSingleThreadScheduledExecutor(daemons("genace-poll-writer-"));
     this.loop = daemons("genace-poll-loop").newThread(this::run);
+    this.limits = limits;
+    this.clock = clock;
   }
 
   public PollLoop start() {
@@ -274,9 +310,28 @@ public final class PollLoop implements AutoCloseable {
    * #flushReschedules}) or the waiting activity told.
    */
   void pollOnce(DuePoll claimed) {
+    reportIfTooLong(claimed.row());
     PollStep step = polls.pollStep(claimed);
     step.again().ifPresent(delay -> reschedules.add(claimed, delay));
     step.outcome().ifPresent(outcome -> tell(claimed, outcome));
+  }
+
+  /**
+   * Every observing operation passes here at each of its polls: the one that has observed longer
+   * than the limit (a render that never finishes) gets its ERROR line, once. The claimed row says
+   * whether it was reported already, so the others cost no statement.
+   */
+  private void reportIfTooLong(OperationRow row) {
+    if (row.phase() != Phase.OBSERVING
+        || !OperationsLedger.mayWaitTooLong(row, limits.observing(), clock.instant())) {
+      return;
+    }
+    try {
+      ledger.reportWaitingTooLong(row.operationId(), Phase.OBSERVING, limits.observing());
+    } catch (RuntimeException e) {
+      // The poll matters more; the next one tries again.
+      log.warn("could not report that {} observes too long: {}", row.operationId(), e.toString());
+    }
   }
 
   /** Writes the reschedules asked for so far: what this loop's writer does every 100 ms. */

@@ -71,6 +71,8 @@ class ScanFreeStatementsTest {
     LedgerStatistics.Snapshot figures =
         new LedgerStatistics(com.genace.db.Sql.of(db), Duration.ofSeconds(10), "worker-a").read();
     assertThat(figures.openReviews()).isEqualTo(20);
+    assertThat(figures.oldestObservationAgeSeconds()).isBetween(0.0, 600.0);
+    assertThat(figures.oldestDeliveryAgeSeconds()).isZero();
     assertThat(figures.phases())
         .containsEntry(com.genace.model.Phase.OBSERVING, 50L)
         .doesNotContainKey(com.genace.model.Phase.DELIVERED);
@@ -126,6 +128,34 @@ class ScanFreeStatementsTest {
               s.setString(7, "{}");
               s.setString(8, null);
             }));
+  }
+
+  @Test
+  void the_waiting_too_long_report_and_the_delivery_failure_find_their_row_by_key() {
+    List<String> report =
+        QueryPlans.explain(
+            db,
+            WaitingTooLong.REPORT.sql(),
+            s -> {
+              s.setString(1, "live-1");
+              s.setString(2, "observing");
+              s.setString(3, "21600 seconds");
+            });
+    List<String> failed =
+        QueryPlans.explain(
+            db,
+            WaitingTooLong.DELIVERY_FAILED.sql(),
+            s -> {
+              s.setString(1, "artifact mismatch");
+              s.setString(2, "live-1");
+              s.setString(3, "worker-a");
+              s.setLong(4, 3);
+            });
+
+    for (List<String> plan : List.of(report, failed)) {
+      assertNoSeqScanOfBigTables(plan);
+      assertThat(String.join("\n", plan)).contains("app_generation_operations_pkey");
+    }
   }
 
   @Test

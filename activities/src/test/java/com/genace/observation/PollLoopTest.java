@@ -2,6 +2,7 @@ package com.genace.observation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
 import com.genace.client.GenaceUnavailableException;
 import com.genace.client.JobSnapshot;
 import com.genace.ledger.ClaimResult;
@@ -14,6 +15,7 @@ import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
 import com.genace.stats.ActivityStats;
+import com.genace.testing.CapturedLogs;
 import com.genace.testing.DatabaseExtension;
 import io.temporal.testing.TestWorkflowEnvironment;
 import java.sql.Connection;
@@ -113,6 +115,45 @@ class PollLoopTest {
     // First poll's pacing: 1 s with 20 % jitter, well before the claim's 30 s would have run out.
     assertThat(due).isBefore(Instant.now().plusSeconds(2));
     assertThat(ledger.claimDuePolls(10, CLAIM)).as("not due yet").isEmpty();
+  }
+
+  @Test
+  void a_render_observed_longer_than_the_limit_logs_one_error_however_often_it_is_polled() {
+    genaceSays.set(RemoteStatus.RUNNING);
+    sql(
+        "UPDATE app_generation_operations SET phase_since = clock_timestamp()"
+            + " - interval '7 hours' WHERE operation_id = ?");
+
+    try (CapturedLogs logs = CapturedLogs.of("com.genace.ledger.WaitingTooLong")) {
+      loop.pollOnce(ledger.claimDuePolls(10, CLAIM).get(0));
+      loop.flushReschedules();
+      dueNow();
+      loop.pollOnce(ledger.claimDuePolls(10, CLAIM).get(0));
+      loop.flushReschedules();
+
+      assertThat(logs.at(Level.ERROR))
+          .singleElement()
+          .asString()
+          .startsWith("operation " + OP + " has been observing for 7h")
+          .contains("remote job " + JOB);
+    }
+    assertThat(ledger.get(OP).tooLongReportedAt()).isPresent();
+    assertThat(ledger.get(OP).phase()).as("still observed").isEqualTo(Phase.OBSERVING);
+  }
+
+  @Test
+  void a_render_younger_than_the_limit_logs_nothing() {
+    genaceSays.set(RemoteStatus.RUNNING);
+    sql(
+        "UPDATE app_generation_operations SET phase_since = clock_timestamp()"
+            + " - interval '5 hours' WHERE operation_id = ?");
+
+    try (CapturedLogs logs = CapturedLogs.of("com.genace.ledger.WaitingTooLong")) {
+      loop.pollOnce(ledger.claimDuePolls(10, CLAIM).get(0));
+
+      assertThat(logs.at(Level.ERROR)).isEmpty();
+    }
+    assertThat(ledger.get(OP).tooLongReportedAt()).isEmpty();
   }
 
   @Test
@@ -267,6 +308,16 @@ class PollLoopTest {
         rs.next();
         return java.util.Optional.ofNullable(rs.getTimestamp(1)).map(java.sql.Timestamp::toInstant);
       }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private void sql(String statement) {
+    try (Connection c = db.getConnection();
+        PreparedStatement s = c.prepareStatement(statement)) {
+      s.setString(1, OP);
+      s.executeUpdate();
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }

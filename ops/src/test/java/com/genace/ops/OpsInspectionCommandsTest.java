@@ -111,6 +111,31 @@ class OpsInspectionCommandsTest {
   }
 
   @Test
+  void list_older_than_finds_a_render_observed_for_hours_and_not_a_young_one() {
+    observing("op-long");
+    observing("op-young");
+    inReview("op-old-review");
+    com.genace.testing.QueryPlans.execute(
+        TestDatabase.dataSource(),
+        "UPDATE app_generation_operations SET created_at = now() - interval '7 hours',"
+            + " phase_since = now() - interval '6 hours 50 minutes'"
+            + " WHERE operation_id IN ('op-long', 'op-old-review')",
+        "UPDATE app_generation_operations SET created_at = now() - interval '5 hours'"
+            + " WHERE operation_id = 'op-young'");
+
+    CliRunner.Result result =
+        CliRunner.run(env, "ops", "list", "--phase", "observing", "--older-than", "6h");
+
+    assertThat(result.exitCode()).as(result.err()).isZero();
+    assertThat(result.out().lines().skip(1))
+        .singleElement()
+        .asString()
+        .startsWith("op-long ")
+        .contains(" observing ")
+        .contains(" 7h ");
+  }
+
+  @Test
   void list_filters_by_phase_and_limits() {
     pending("op-1");
     pending("op-2");
@@ -262,6 +287,42 @@ class OpsInspectionCommandsTest {
   }
 
   @Test
+  void show_says_why_a_delivery_keeps_failing() throws Exception {
+    observing("op-bad");
+    Lease observe = claim(ledger, "op-bad", "worker-a", NextAction.OBSERVE);
+    ledger.recordSnapshot(
+        observe,
+        RemoteStatus.SUCCEEDED,
+        "{\"id\":\"gen_1\",\"status\":\"succeeded\",\"outputs\":[]}",
+        null);
+    Lease deliver = claim(ledger, "op-bad", "worker-a", NextAction.DELIVER);
+    String mismatch =
+        "attempt 4: artifact mismatch: generations/op-bad/gen_1/0.png: expected 2048 bytes with"
+            + " sha256 "
+            + "a".repeat(64)
+            + ", got 2048 bytes with sha256 "
+            + "b".repeat(64);
+    assertThat(ledger.recordDeliveryFailure(deliver, mismatch)).isTrue();
+    ledger.release(deliver);
+
+    CliRunner.Result text = CliRunner.run(env, "ops", "show", "op-bad");
+    CliRunner.Result json = CliRunner.run(env, "ops", "show", "op-bad", "--json");
+
+    assertThat(text.exitCode()).as(text.err()).isZero();
+    assertThat(text.out())
+        .contains("phase       delivering (next action: deliver)\n")
+        .contains("delivery    not yet\n")
+        .containsPattern(
+            "(?m)^ {12}last failed attempt at \\S+: "
+                + java.util.regex.Pattern.quote(mismatch)
+                + "$")
+        .containsPattern("(?m)^in phase    since \\S+$");
+    JsonNode failure = JSON.readTree(json.out()).path("last_delivery_failure");
+    assertThat(failure.path("reason").asText()).isEqualTo(mismatch);
+    assertThat(failure.path("at").isTextual()).isTrue();
+  }
+
+  @Test
   void pause_and_resume_dispatch_switch_the_durable_control() {
     WorkerControls controls = new WorkerControls(TestDatabase.dataSource());
 
@@ -312,6 +373,14 @@ class OpsInspectionCommandsTest {
     assertThat(ledger.markSubmitting(lease)).isEqualTo(WriteResult.APPLIED);
     assertThat(ledger.openReview(lease, "post_outcome_unknown", "connection reset"))
         .isEqualTo(WriteResult.APPLIED);
+  }
+
+  /** Accepted by Genace as gen_1: observing, lease released. */
+  private void observing(String id) {
+    pending(id);
+    Lease dispatch = claim(ledger, id, "worker-a");
+    assertThat(ledger.markSubmitting(dispatch)).isEqualTo(WriteResult.APPLIED);
+    assertThat(ledger.recordAccepted(dispatch, "gen_1")).isEqualTo(WriteResult.APPLIED);
   }
 
   /** Accepted, rendered, observed and delivered with this manifest. */

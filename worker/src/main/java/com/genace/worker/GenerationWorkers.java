@@ -9,6 +9,7 @@ import com.genace.dispatch.DispatchActivitiesImpl;
 import com.genace.dispatch.DispatchGate;
 import com.genace.dispatch.DispatchListener;
 import com.genace.ledger.OperationsLedger;
+import com.genace.ledger.WaitLimits;
 import com.genace.lifecycle.CancelActivitiesImpl;
 import com.genace.lifecycle.OrphanListener;
 import com.genace.lifecycle.SweepActivitiesImpl;
@@ -36,6 +37,7 @@ public final class GenerationWorkers {
    * What the activities need, shared by both queues' workers.
    *
    * @param stats where the activities count what they did (the worker's metrics registry)
+   * @param waitLimits how long observing and delivering may last before an ERROR line says so
    */
   public record Dependencies(
       OperationsLedger ledger,
@@ -49,7 +51,38 @@ public final class GenerationWorkers {
       SpendingAllowance allowance,
       DispatchCircuit circuit,
       ReviewSettings review,
-      ActivityStats stats) {
+      ActivityStats stats,
+      WaitLimits waitLimits) {
+
+    /** With the default wait limits ({@link WaitLimits#DEFAULT}). */
+    public Dependencies(
+        OperationsLedger ledger,
+        GenaceClient genace,
+        ArtifactStore store,
+        String workerId,
+        DispatchGate gate,
+        PollingPolicy polling,
+        Clock clock,
+        DispatchListener listener,
+        SpendingAllowance allowance,
+        DispatchCircuit circuit,
+        ReviewSettings review,
+        ActivityStats stats) {
+      this(
+          ledger,
+          genace,
+          store,
+          workerId,
+          gate,
+          polling,
+          clock,
+          listener,
+          allowance,
+          circuit,
+          review,
+          stats,
+          WaitLimits.DEFAULT);
+    }
 
     /**
      * Without a dispatch listener, allowance, circuit or counts: for tools and tests that do not
@@ -93,7 +126,8 @@ public final class GenerationWorkers {
           allowance,
           replacement,
           review,
-          stats);
+          stats,
+          waitLimits);
     }
 
     /** The same dependencies with these review settings. */
@@ -110,7 +144,26 @@ public final class GenerationWorkers {
           allowance,
           circuit,
           replacement,
-          stats);
+          stats,
+          waitLimits);
+    }
+
+    /** The same dependencies with these wait limits. */
+    public Dependencies withWaitLimits(WaitLimits replacement) {
+      return new Dependencies(
+          ledger,
+          genace,
+          store,
+          workerId,
+          gate,
+          polling,
+          clock,
+          listener,
+          allowance,
+          circuit,
+          review,
+          stats,
+          replacement);
     }
   }
 
@@ -174,7 +227,12 @@ public final class GenerationWorkers {
             deps.clock(),
             deps.stats()),
         new DeliveryActivitiesImpl(
-            deps.ledger(), deps.genace(), deps.store(), deps.workerId(), deps.clock()));
+            deps.ledger(),
+            deps.genace(),
+            deps.store(),
+            deps.workerId(),
+            deps.clock(),
+            deps.waitLimits()));
   }
 
   /**
@@ -216,7 +274,9 @@ public final class GenerationWorkers {
             deps.polling(),
             factory::isStarted,
             () -> factory.isShutdown() || factory.isTerminated(),
-            POLLERS)
+            POLLERS,
+            deps.waitLimits(),
+            deps.clock())
         .start();
   }
 

@@ -136,7 +136,8 @@ final class WorkerStack implements AutoCloseable {
             allowance,
             new DispatchCircuit(controls, config.workerId()),
             config.review(),
-            metrics.activityStats());
+            metrics.activityStats(),
+            config.waitLimits());
     this.circuitProbe = new CircuitProbe(deps.circuit(), genace);
     this.pollLoop =
         GenerationWorkers.operationsWorker(

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.genace.client.GenaceClientConfig;
 import com.genace.delivery.S3Timeouts;
+import com.genace.ledger.WaitLimits;
 import com.genace.observation.PollingPolicy;
 import com.genace.worker.config.WorkerConfig;
 import java.time.Duration;
@@ -136,6 +137,29 @@ class WorkerConfigTest {
             .as("%s=%s", c[0], value)
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessage(c[0] + " must be a whole number " + c[1]);
+      }
+    }
+  }
+
+  @Test
+  void the_waiting_too_long_limits_default_to_six_hours_and_one_hour_and_are_configurable() {
+    assertThat(WorkerConfig.fromEnvironment(minimal()).waitLimits())
+        .isEqualTo(new WaitLimits(Duration.ofHours(6), Duration.ofHours(1)));
+    Map<String, String> env = minimal();
+    env.put("GENACE_OBSERVING_TOO_LONG_SECONDS", "7200");
+    env.put("GENACE_DELIVERING_TOO_LONG_SECONDS", "600");
+
+    assertThat(WorkerConfig.fromEnvironment(env).waitLimits())
+        .isEqualTo(new WaitLimits(Duration.ofHours(2), Duration.ofMinutes(10)));
+    for (String name :
+        new String[] {"GENACE_OBSERVING_TOO_LONG_SECONDS", "GENACE_DELIVERING_TOO_LONG_SECONDS"}) {
+      for (String value : new String[] {"0", "59", "2592001", "6h", "-1"}) {
+        Map<String, String> bad = minimal();
+        bad.put(name, value);
+        assertThatThrownBy(() -> WorkerConfig.fromEnvironment(bad))
+            .as("%s=%s", name, value)
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessage(name + " must be a whole number from 60 to 2592000");
       }
     }
   }

@@ -63,6 +63,11 @@ final class OperationJson {
     json.set(
         "delivery_manifest", row.deliveryManifestJson().map(OperationJson::parse).orElse(null));
     json.put("failure_reason", row.failureReason().orElse(null));
+    json.put("phase_since", row.inPhaseSince().toString());
+    json.put("too_long_reported_at", text(row.tooLongReportedAt()));
+    ObjectNode deliveryFailure = json.putObject("last_delivery_failure");
+    deliveryFailure.put("reason", row.deliveryFailure().orElse(null));
+    deliveryFailure.put("at", text(row.deliveryFailedAt()));
     ArrayNode transitions = json.putArray("history");
     for (TransitionRow transition : history) {
       ObjectNode entry = transitions.addObject();

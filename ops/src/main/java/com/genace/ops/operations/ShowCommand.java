@@ -96,6 +96,14 @@ final class ShowCommand implements Runnable {
     field(out, "created", time(row.createdAt()) + "   updated " + time(row.updatedAt()));
     field(
         out,
+        "in phase",
+        "since "
+            + time(row.inPhaseSince())
+            + row.tooLongReportedAt()
+                .map(t -> "; reported waiting too long at " + time(t))
+                .orElse(""));
+    field(
+        out,
         "dispatch",
         row.dispatchAttempts()
             + " attempt(s)"
@@ -144,11 +152,15 @@ final class ShowCommand implements Runnable {
     refused.forEach(refusal -> field(out, "", refusal));
   }
 
-  /** One line per delivered object: where it is, its size and its SHA-256. */
+  /**
+   * One line per delivered object: where it is, its size and its SHA-256; and why the last failed
+   * delivery attempt failed, if one did (a checksum that keeps failing says so here).
+   */
   private static void printDelivery(PrintWriter out, OperationRow row) {
     Optional<String> manifest = row.deliveryManifestJson();
     if (manifest.isEmpty()) {
-      field(out, "delivery", "-");
+      field(out, "delivery", row.deliveryFailure().isPresent() ? "not yet" : "-");
+      printDeliveryFailure(out, row);
       return;
     }
     JsonNode artifacts = OperationJson.parse(manifest.get()).path("artifacts");
@@ -166,6 +178,20 @@ final class ShowCommand implements Runnable {
               + " bytes  sha256 "
               + artifact.path("sha256").asText());
     }
+    printDeliveryFailure(out, row);
+  }
+
+  private static void printDeliveryFailure(PrintWriter out, OperationRow row) {
+    row.deliveryFailure()
+        .ifPresent(
+            failure ->
+                field(
+                    out,
+                    "",
+                    "last failed attempt"
+                        + row.deliveryFailedAt().map(t -> " at " + time(t)).orElse("")
+                        + ": "
+                        + failure));
   }
 
   private static String review(OperationRow row) {

@@ -6,6 +6,7 @@ import com.genace.db.DatabaseUrl;
 import com.genace.delivery.ArtifactLocation;
 import com.genace.delivery.S3Timeouts;
 import com.genace.ledger.Identifiers;
+import com.genace.ledger.WaitLimits;
 import com.genace.observation.PollingPolicy;
 import com.genace.review.ReviewSettings;
 import com.genace.worker.fleet.ConfigVersion;
@@ -41,6 +42,9 @@ import java.util.Optional;
  *     request ({@code GENACE_DOWNLOAD_MAX_SECONDS})
  * @param s3Timeouts how long an S3 artifact store waits for S3 ({@code GENACE_S3_STALL_SECONDS},
  *     {@code GENACE_S3_REQUEST_SECONDS})
+ * @param waitLimits how long an operation may observe ({@code GENACE_OBSERVING_TOO_LONG_SECONDS},
+ *     60 s to 30 days, default 6 h) or deliver ({@code GENACE_DELIVERING_TOO_LONG_SECONDS}, 60 s to
+ *     30 days, default 1 h) before one ERROR line says so; nothing else changes
  */
 public record WorkerConfig(
     TemporalSettings temporal,
@@ -66,10 +70,15 @@ public record WorkerConfig(
     ReviewSettings review,
     Duration genaceDownloadStall,
     Duration genaceDownloadDeadline,
-    S3Timeouts s3Timeouts) {
+    S3Timeouts s3Timeouts,
+    WaitLimits waitLimits) {
 
   public static final String DEFAULT_STATUS_ADDR = "127.0.0.1:8686";
   public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
+
+  /** The longest wait limit: 30 days, in seconds. */
+  static final int MAX_WAIT_LIMIT_SECONDS = 30 * 24 * 3600;
+
   public static final Duration DEFAULT_DOWNLOAD_STALL =
       GenaceClientConfig.DEFAULT_DOWNLOAD_STALL_TIMEOUT;
   public static final Duration DEFAULT_DOWNLOAD_DEADLINE =
@@ -181,7 +190,12 @@ public record WorkerConfig(
                 read.seconds("GENACE_S3_STALL_SECONDS", 1, 600)
                     .orElse(S3Timeouts.DEFAULT_SOCKET_TIMEOUT),
                 read.seconds("GENACE_S3_REQUEST_SECONDS", 1, 3600)
-                    .orElse(S3Timeouts.DEFAULT_REQUEST_TIMEOUT)));
+                    .orElse(S3Timeouts.DEFAULT_REQUEST_TIMEOUT)),
+            new WaitLimits(
+                read.seconds("GENACE_OBSERVING_TOO_LONG_SECONDS", 60, MAX_WAIT_LIMIT_SECONDS)
+                    .orElse(WaitLimits.DEFAULT.observing()),
+                read.seconds("GENACE_DELIVERING_TOO_LONG_SECONDS", 60, MAX_WAIT_LIMIT_SECONDS)
+                    .orElse(WaitLimits.DEFAULT.delivering())));
     if (config.leaseDuration().compareTo(config.genaceReadTimeout().plus(LEASE_MARGIN)) < 0) {
       throw new IllegalArgumentException(
           "GENACE_LEASE_SECONDS ("

@@ -48,6 +48,12 @@ final class MetricHelp implements MeterFilter {
           Map.entry("genace_open_reviews", "operations waiting in uncertainty review, fleet-wide"),
           Map.entry("genace_oldest_review_age_seconds", "age of the oldest open review"),
           Map.entry(
+              "genace_oldest_observation_age_seconds",
+              "how long the operation observing longest has waited for its render, fleet-wide"),
+          Map.entry(
+              "genace_oldest_delivery_age_seconds",
+              "how long the operation delivering longest has been delivering, fleet-wide"),
+          Map.entry(
               "genace_review_reminders", "reminders that a review still waits for an operator"),
           Map.entry("genace_reviews_opened", "uncertainty reviews opened by this worker"),
           Map.entry(

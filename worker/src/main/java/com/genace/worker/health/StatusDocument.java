@@ -72,6 +72,8 @@ public final class StatusDocument {
           status.put("oldest_review_age_seconds", Math.round(s.oldestReviewAgeSeconds()));
           status.put("polls_overdue", s.pollsOverdue());
           status.put("oldest_poll_overdue_seconds", Math.round(s.oldestPollOverdueSeconds()));
+          status.put("oldest_observation_age_seconds", Math.round(s.oldestObservationAgeSeconds()));
+          status.put("oldest_delivery_age_seconds", Math.round(s.oldestDeliveryAgeSeconds()));
           ObjectNode phases = status.putObject("operations_by_phase");
           s.phases().forEach((phase, n) -> phases.put(phase.wire(), n));
         });

@@ -60,6 +60,13 @@ public final class WorkerMetrics {
     Gauge.builder("genace_open_reviews", () -> figure(s -> s.openReviews())).register(registry);
     Gauge.builder("genace_oldest_review_age_seconds", () -> figure(s -> s.oldestReviewAgeSeconds()))
         .register(registry);
+    Gauge.builder(
+            "genace_oldest_observation_age_seconds",
+            () -> figure(s -> s.oldestObservationAgeSeconds()))
+        .register(registry);
+    Gauge.builder(
+            "genace_oldest_delivery_age_seconds", () -> figure(s -> s.oldestDeliveryAgeSeconds()))
+        .register(registry);
     Gauge.builder("genace_polls_overdue", () -> figure(s -> s.pollsOverdue()))
         .description(
             "operations whose status poll is overdue by 5 s or more, fleet-wide: the observation's"

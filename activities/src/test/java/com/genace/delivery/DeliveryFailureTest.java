@@ -1,0 +1,204 @@
+package com.genace.delivery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import ch.qos.logback.classic.Level;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.genace.client.CreateOutcome;
+import com.genace.client.CreateRequest;
+import com.genace.client.GenaceClient;
+import com.genace.client.JobOutput;
+import com.genace.client.JobSnapshot;
+import com.genace.client.RemoteJob;
+import com.genace.ledger.ClaimResult;
+import com.genace.ledger.Lease;
+import com.genace.ledger.NewOperation;
+import com.genace.ledger.OperationRow;
+import com.genace.ledger.OperationsLedger;
+import com.genace.ledger.WaitLimits;
+import com.genace.ledger.WriteResult;
+import com.genace.model.NextAction;
+import com.genace.model.Phase;
+import com.genace.model.RemoteStatus;
+import com.genace.testing.CapturedLogs;
+import com.genace.testing.DatabaseExtension;
+import com.genace.testing.QueryPlans;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.testing.TestActivityEnvironment;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A delivery whose bytes never match the announced SHA-256: every attempt fails and is retried; the
+ * row says why (for {@code ops show}), and once the delivery has gone on longer than its limit one
+ * ERROR line says so, however many attempts fail after it.
+ */
+@ExtendWith(DatabaseExtension.class)
+class DeliveryFailureTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final byte[] ARRIVES = Artifacts.random(2048, 3);
+  private static final String ANNOUNCED = "0".repeat(64);
+
+  @TempDir Path directory;
+
+  private DataSource db;
+  private OperationsLedger ledger;
+  private final List<TestActivityEnvironment> environments = new ArrayList<>();
+
+  @BeforeEach
+  void setUp(DataSource db) {
+    this.db = db;
+    this.ledger = new OperationsLedger(db, Duration.ofSeconds(30));
+  }
+
+  @AfterEach
+  void close() {
+    environments.forEach(TestActivityEnvironment::close);
+  }
+
+  @Test
+  void a_checksum_that_keeps_failing_is_recorded_on_the_row_and_a_long_one_logged_once() {
+    delivering("op-bad");
+    QueryPlans.execute(
+        db,
+        "UPDATE app_generation_operations SET phase_since = clock_timestamp()"
+            + " - interval '2 hours' WHERE operation_id = 'op-bad'");
+
+    try (CapturedLogs logs = CapturedLogs.of("com.genace.ledger.WaitingTooLong")) {
+      for (String worker : List.of("worker-a", "worker-b", "worker-a")) {
+        assertThatThrownBy(() -> worker(worker).deliver("op-bad"))
+            .isInstanceOf(ActivityFailure.class);
+      }
+
+      assertThat(logs.at(Level.ERROR))
+          .singleElement()
+          .asString()
+          .startsWith("operation op-bad has been delivering for 2h")
+          .contains("longer than the limit of 1h")
+          .contains("last delivery failure: attempt 1: artifact mismatch: ")
+          .contains("sha256 " + ANNOUNCED);
+    }
+    OperationRow row = ledger.get("op-bad");
+    assertThat(row.phase()).isEqualTo(Phase.DELIVERING);
+    assertThat(row.leaseOwner()).as("each failed attempt handed its lease back").isEmpty();
+    assertThat(row.deliveryFailedAt()).isPresent();
+    assertThat(row.deliveryFailure().orElseThrow())
+        .startsWith("attempt 1: artifact mismatch: generations/op-bad/gen_bad/0.png: expected")
+        .contains("expected 2048 bytes with sha256 " + ANNOUNCED)
+        .endsWith("got 2048 bytes with sha256 " + Artifacts.sha256(ARRIVES));
+  }
+
+  @Test
+  void a_young_delivery_that_fails_records_why_and_logs_no_error() {
+    delivering("op-young");
+
+    try (CapturedLogs logs = CapturedLogs.of("com.genace.ledger.WaitingTooLong")) {
+      assertThatThrownBy(() -> worker("worker-a").deliver("op-young"))
+          .isInstanceOf(ActivityFailure.class);
+
+      assertThat(logs.at(Level.ERROR)).isEmpty();
+    }
+    assertThat(ledger.get("op-young").deliveryFailure().orElseThrow())
+        .contains("artifact mismatch");
+    assertThat(ledger.get("op-young").tooLongReportedAt()).isEmpty();
+  }
+
+  private DeliveryActivities worker(String owner) {
+    TestActivityEnvironment environment = TestActivityEnvironment.newInstance();
+    environments.add(environment);
+    environment.registerActivitiesImplementations(
+        new DeliveryActivitiesImpl(
+            ledger,
+            new WrongBytes(),
+            new LocalDirectoryArtifactStore(directory),
+            owner,
+            Clock.systemUTC(),
+            new WaitLimits(Duration.ofHours(6), Duration.ofHours(1))));
+    return environment.newActivityStub(
+        DeliveryActivities.class,
+        ActivityOptions.newBuilder()
+            .setStartToCloseTimeout(Duration.ofMinutes(1))
+            .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(1).build())
+            .build());
+  }
+
+  /** Accepted as job gen_bad, rendered with one output whose announced SHA-256 is wrong. */
+  private void delivering(String operationId) {
+    assertThat(ledger.create(new NewOperation(operationId, "image-v1", "{\"p\":1}"))).isTrue();
+    Lease dispatch = claim(operationId, NextAction.DISPATCH);
+    assertThat(ledger.markSubmitting(dispatch)).isEqualTo(WriteResult.APPLIED);
+    assertThat(ledger.recordAccepted(dispatch, "gen_bad")).isEqualTo(WriteResult.APPLIED);
+    JobSnapshot snapshot =
+        new JobSnapshot(
+            "gen_bad",
+            RemoteStatus.SUCCEEDED,
+            List.of(
+                new JobOutput(
+                    "http://genace.invalid/out/0", "image/png", ARRIVES.length, ANNOUNCED)),
+            null);
+    Lease observe = claim(operationId, NextAction.OBSERVE);
+    try {
+      assertThat(
+              ledger.recordSnapshot(
+                  observe, RemoteStatus.SUCCEEDED, JSON.writeValueAsString(snapshot), null))
+          .isEqualTo(WriteResult.APPLIED);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private Lease claim(String operationId, NextAction action) {
+    ClaimResult claim = ledger.claim(operationId, "test-setup", action);
+    assertThat(claim).isInstanceOf(ClaimResult.Acquired.class);
+    return ((ClaimResult.Acquired) claim).lease();
+  }
+
+  /** Genace serving bytes other than those its snapshot announced. */
+  private static final class WrongBytes implements GenaceClient {
+    @Override
+    public InputStream openOutput(JobOutput output) {
+      return new ByteArrayInputStream(ARRIVES);
+    }
+
+    @Override
+    public CreateOutcome create(CreateRequest request) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public JobSnapshot get(String remoteJobId) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Optional<RemoteJob> lookUp(String remoteJobId) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Optional<List<RemoteJob>> search(String operationId) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public List<String> listModels() {
+      throw new UnsupportedOperationException();
+    }
+  }
+}
