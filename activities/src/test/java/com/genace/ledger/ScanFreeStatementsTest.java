@@ -105,6 +105,57 @@ class ScanFreeStatementsTest {
   }
 
   @Test
+  void a_page_stays_a_range_scan_with_a_large_backlog_and_as_a_generic_plan() throws Exception {
+    QueryPlans.execute(
+        db,
+        "INSERT INTO app_generation_operations (operation_id, phase, next_action, model, request,"
+            + " review_opened_at, created_at) SELECT 'old-review-' || i, 'in_review', 'reconcile',"
+            + " 'image-v1', '{}', clock_timestamp(),"
+            + " clock_timestamp() - interval '30 days' + i * interval '1 second'"
+            + " FROM generate_series(1, 12000) i",
+        "ANALYZE app_generation_operations");
+    SweepPosition middle =
+        new OperationsLedger(db).unfinishedAfter(SweepPosition.START, 6000).get(5999).position();
+    // JDBC switches a statement to a server-prepared one after a few runs; PostgreSQL may then
+    // keep a generic plan, made without the values: it must walk the index too.
+    String numbered = LifecycleWrites.LIST_UNFINISHED_AFTER.sql();
+    for (int n = 1; numbered.contains("?"); n++) {
+      numbered = numbered.replaceFirst("\\?", "\\$" + n);
+    }
+    for (String cacheMode : List.of("force_custom_plan", "force_generic_plan")) {
+      List<String> plan = new java.util.ArrayList<>();
+      try (java.sql.Connection connection = db.getConnection();
+          java.sql.Statement statement = connection.createStatement()) {
+        try {
+          statement.execute("SET plan_cache_mode = " + cacheMode);
+          statement.execute("PREPARE sweep_page AS " + numbered);
+          try (java.sql.ResultSet rs =
+              statement.executeQuery(
+                  "EXPLAIN EXECUTE sweep_page('"
+                      + middle.phase()
+                      + "', '"
+                      + middle.createdAt()
+                      + "', 500)")) {
+            while (rs.next()) {
+              plan.add(rs.getString(1));
+            }
+          }
+        } finally {
+          statement.execute("DEALLOCATE ALL");
+          statement.execute("RESET plan_cache_mode");
+        }
+      }
+
+      assertNoSeqScanOfBigTables(plan);
+      assertThat(String.join("\n", plan))
+          .as(cacheMode)
+          .contains("Index Scan using app_generation_operations_unfinished_idx")
+          .contains("Index Cond: (ROW(phase, created_at) > ROW(")
+          .doesNotContain("Sort");
+    }
+  }
+
+  @Test
   void the_pages_walk_every_unfinished_operation_once_in_order() {
     OperationsLedger ledger = new OperationsLedger(db);
     List<String> walked = new java.util.ArrayList<>();
