@@ -66,12 +66,19 @@ class SweepPagingTest {
   }
 
   private void startSweeper(SweepActivitiesImpl.Bounds bounds) {
+    startSweeper(bounds, operationId -> {});
+  }
+
+  private void startSweeper(
+      SweepActivitiesImpl.Bounds bounds, java.util.function.Consumer<String> onOrphan) {
     Worker worker = temporal.newWorker(TaskQueues.OPERATIONS);
     worker.registerWorkflowImplementationTypes(SweepWorkflowImpl.class, WaitsForResolution.class);
     OrphanListener listener =
         new OrphanListener() {
           @Override
-          public void orphanFound(String operationId, String closeStatus) {}
+          public void orphanFound(String operationId, String closeStatus) {
+            onOrphan.accept(operationId);
+          }
 
           @Override
           public void passEnded(SweepReport report) {
@@ -218,6 +225,35 @@ class SweepPagingTest {
     SweepReport again = scheduledRun();
     assertThat(again.checked()).isEqualTo(2_000);
     assertThat(again.orphans()).isEmpty();
+  }
+
+  @Test
+  void a_pass_whose_position_another_pass_moved_stops_after_its_page() throws Exception {
+    insertReviews(6);
+    terminated(review(1));
+    startRunning(IntStream.rangeClosed(2, 6).mapToObj(SweepPagingTest::review).toList());
+    SweepPosition elsewhere = new SweepPosition("observing", java.time.Instant.EPOCH);
+    // While this pass checks its first page, another one (a retried attempt, a sweep started by
+    // hand) moves the stored position: this pass must not write over it, nor walk on.
+    startSweeper(
+        new SweepActivitiesImpl.Bounds(2, 10, Duration.ofMinutes(5)),
+        orphan ->
+            assertThat(
+                    ledger.moveSweepCursor(
+                        ledger.sweepCursor("other-pass").generation(),
+                        elsewhere,
+                        false,
+                        "other-pass"))
+                .isTrue());
+
+    SweepReport overtaken = scheduledRun();
+
+    assertThat(overtaken.checked()).isEqualTo(2);
+    assertThat(overtaken.pages()).isEqualTo(1);
+    assertThat(overtaken.orphans()).containsExactly(review(1));
+    assertThat(overtaken.walkCompleted()).isFalse();
+    assertThat(ledger.sweepCursor("reader").position()).isEqualTo(elsewhere);
+    assertThat(ledger.sweepCursor("reader").movedBy()).isEqualTo("other-pass");
   }
 
   @Test
