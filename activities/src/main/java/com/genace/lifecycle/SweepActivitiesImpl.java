@@ -37,8 +37,10 @@ import org.slf4j.LoggerFactory;
  * (and where it stopped) it moves the stored position, over the generation it read: the next pass,
  * on whichever worker, resumes there, and a pass whose position another pass moved (an overlapping
  * retry or manual run) stops. A pass that reaches the end of the walk sets the position back to the
- * start and ends; the next pass begins a new walk. So every operation that stays unfinished is
- * checked once per walk, however many old reviews or pending operations precede it.
+ * start and ends; the next pass begins a new walk. So every operation that stays unfinished in its
+ * phase is checked once per walk, however many old reviews or pending operations precede it (one
+ * that changes phase meanwhile, moved by something alive, may be checked twice or not before the
+ * next walk).
  */
 public final class SweepActivitiesImpl implements SweepActivities {
 
