@@ -4,6 +4,7 @@ import com.genace.db.Sql;
 import com.genace.db.SqlStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -111,24 +112,38 @@ final class LifecycleWrites {
       String phase,
       String model,
       String input,
-      String account) {}
+      String account,
+      Instant createdAt) {}
 
-  /** Oldest first, by the partial index over unfinished operations. */
-  static final SqlStatement LIST_UNFINISHED =
+  /**
+   * One page of the sweeper's walk: the unfinished operations after a position in {@code (phase,
+   * created_at)} order, the order of the partial index over unfinished operations ({@code (phase,
+   * created_at) WHERE next_action <> 'none'}). Each page is one range scan of it that starts at the
+   * position and stops after the page, whatever the size of the history or of the walk: no sort.
+   * Operations created in the same microsecond as the page's last one come with it ({@code WITH
+   * TIES}), so that a position of phase and time never splits them; {@code created_at} defaults to
+   * {@code clock_timestamp()}, so such groups are rare and small.
+   */
+  static final SqlStatement LIST_UNFINISHED_AFTER =
       SqlStatement.of(
-          "list_unfinished",
+          "list_unfinished_after",
           """
-          SELECT operation_id, revision, phase, model, request::text AS request, account
+          SELECT operation_id, revision, phase, model, request::text AS request, account,
+                 created_at
           FROM app_generation_operations
           WHERE next_action <> 'none'
-          ORDER BY created_at, operation_id
-          LIMIT ?
+            AND (phase, created_at) > (?::text, ?::timestamptz)
+          ORDER BY phase, created_at
+          FETCH FIRST ? ROWS WITH TIES
           """);
 
-  List<Unfinished> listUnfinished(int limit) {
+  List<Unfinished> listUnfinishedAfter(SweepPosition after, int limit) {
     return sql.query(
-        LIST_UNFINISHED,
-        p -> p.integer(limit), // LIMIT
+        LIST_UNFINISHED_AFTER,
+        p ->
+            p.text(after.phase()) // phase
+                .timestamp(after.createdAt()) // created_at
+                .integer(limit), // FETCH FIRST
         LifecycleWrites::unfinished);
   }
 
@@ -139,7 +154,8 @@ final class LifecycleWrites {
         rs.getString("phase"),
         rs.getString("model"),
         rs.getString("request"),
-        rs.getString("account"));
+        rs.getString("account"),
+        Sql.instant(rs, "created_at").orElseThrow());
   }
 
   /**

@@ -55,6 +55,7 @@ public final class OperationsLedger {
   private final PollSchedule polls;
   private final ReviewWrites reviews;
   private final LifecycleWrites lifecycle;
+  private final SweepCursors sweepCursors;
   private final ReviewEvidenceRecords evidence;
   private final WaitingTooLong waitingTooLong;
 
@@ -82,6 +83,7 @@ public final class OperationsLedger {
     this.polls = new PollSchedule(ledgerSql);
     this.reviews = new ReviewWrites(ledgerSql);
     this.lifecycle = new LifecycleWrites(ledgerSql);
+    this.sweepCursors = new SweepCursors(ledgerSql);
     this.evidence = new ReviewEvidenceRecords(ledgerSql);
     this.waitingTooLong = new WaitingTooLong(ledgerSql);
   }
@@ -539,14 +541,34 @@ public final class OperationsLedger {
 
   /** An operation that is not terminal, as the orphan sweeper reads it. */
   public record Unfinished(
-      String operationId, long revision, Phase phase, String model, String input, String account) {}
+      String operationId,
+      long revision,
+      Phase phase,
+      String model,
+      String input,
+      String account,
+      Instant createdAt) {
 
-  /** Up to {@code limit} operations that are not terminal, oldest first. */
-  public List<Unfinished> unfinished(int limit) {
+    /** This operation's place in the sweeper's walk. */
+    public SweepPosition position() {
+      return new SweepPosition(phase.wire(), createdAt);
+    }
+  }
+
+  /**
+   * {@code limit} operations that are not terminal (fewer at the end of the walk; more when others
+   * were created in the same microsecond as the last one), after {@code after} in the sweeper's
+   * walk order ({@code (phase, created_at)}): one range scan of the partial index over unfinished
+   * operations.
+   */
+  public List<Unfinished> unfinishedAfter(SweepPosition after, int limit) {
+    if (after == null) {
+      throw new IllegalArgumentException("a position is needed (SweepPosition.START to begin)");
+    }
     if (limit < 1 || limit > MAX_LIST_LIMIT) {
       throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIST_LIMIT);
     }
-    return lifecycle.listUnfinished(limit).stream()
+    return lifecycle.listUnfinishedAfter(after, limit).stream()
         .map(
             u ->
                 new Unfinished(
@@ -555,8 +577,30 @@ public final class OperationsLedger {
                     Phase.parse(u.phase()),
                     u.model(),
                     u.input(),
-                    u.account()))
+                    u.account(),
+                    u.createdAt()))
         .toList();
+  }
+
+  /** Where the sweeper's walk stands (the row is created at the start when missing). */
+  public SweepCursor sweepCursor(String reader) {
+    Identifiers.requireOwner(reader);
+    return sweepCursors.read(reader);
+  }
+
+  /**
+   * Moves the sweeper's position to {@code to} ({@link SweepPosition#START} with {@code
+   * walkCompleted} once the walk has reached the end), only if it is still at {@code generation}.
+   *
+   * @return false when another pass moved it since it was read (this pass should stop)
+   */
+  public boolean moveSweepCursor(
+      long generation, SweepPosition to, boolean walkCompleted, String owner) {
+    Identifiers.requireOwner(owner);
+    if (to == null || (walkCompleted && !to.isStart())) {
+      throw new IllegalArgumentException("a completed walk starts again at SweepPosition.START");
+    }
+    return sweepCursors.move(generation, to, walkCompleted, owner);
   }
 
   /**

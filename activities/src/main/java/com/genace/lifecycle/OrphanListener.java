@@ -1,7 +1,8 @@
 package com.genace.lifecycle;
 
 /**
- * Told of each orphan the sweeper put in review (the worker counts them for /status and metrics).
+ * Told of each orphan the sweeper put in review, and of what each sweep pass run by this process
+ * did (the worker shows both on /status and in its metrics).
  */
 @FunctionalInterface
 public interface OrphanListener {
@@ -9,4 +10,7 @@ public interface OrphanListener {
   OrphanListener NONE = (operationId, closeStatus) -> {};
 
   void orphanFound(String operationId, String closeStatus);
+
+  /** A pass ended (at the end of the walk, at its bound, or overtaken by another pass). */
+  default void passEnded(SweepReport report) {}
 }

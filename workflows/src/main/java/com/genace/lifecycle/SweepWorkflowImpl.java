@@ -6,7 +6,10 @@ import io.temporal.common.RetryOptions;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 
-/** One sweep: a single activity, retried a few times; the next scheduled run tries again anyway. */
+/**
+ * One sweep pass: a single activity, bounded in pages and time (it resumes the walk where the
+ * previous pass stopped), retried a few times; the next scheduled run tries again anyway.
+ */
 public class SweepWorkflowImpl implements SweepWorkflow {
 
   private static final ActivityOptions SWEEP =
@@ -26,7 +29,16 @@ public class SweepWorkflowImpl implements SweepWorkflow {
   public SweepReport sweep() {
     SweepReport report = Workflow.newActivityStub(SweepActivities.class, SWEEP).sweepOrphans();
     Workflow.setCurrentDetails(
-        "checked " + report.checked() + " unfinished operation(s); orphans: " + report.orphans());
+        "checked "
+            + report.checked()
+            + " unfinished operation(s) in "
+            + report.pages()
+            + " page(s); "
+            + (report.walkCompleted()
+                ? "the walk over every unfinished operation is complete"
+                : "the next pass resumes where this one stopped")
+            + "; orphans: "
+            + report.orphans());
     return report;
   }
 }

@@ -64,6 +64,11 @@ final class MetricHelp implements MeterFilter {
               "review resolutions recorded by this worker, by who resolved (reconciler or operator)"),
           Map.entry("genace_review_resolutions_refused", "review resolutions the workflow refused"),
           Map.entry(
+              "genace_sweep_rows_seen",
+              "unfinished operations the last sweep pass on this worker read and checked"),
+          Map.entry(
+              "genace_sweep_pass_seconds", "how long the last sweep pass on this worker took"),
+          Map.entry(
               "genace_config_version_current",
               "1 while this worker's configuration version is the fleet's current one"),
           Map.entry(

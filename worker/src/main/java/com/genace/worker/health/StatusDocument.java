@@ -78,11 +78,25 @@ public final class StatusDocument {
           s.phases().forEach((phase, n) -> phases.put(phase.wire(), n));
         });
     status.put("artifact_store", state.artifactStoreProblem().orElse("ok"));
-    status
-        .putObject("orphan_sweeper")
-        .put("orphans_found", state.orphansFound().get())
-        .put("interval_seconds", config.sweepInterval().toSeconds())
-        .put("schedule", state.sweepSchedule());
+    ObjectNode sweeper =
+        status
+            .putObject("orphan_sweeper")
+            .put("orphans_found", state.orphansFound().get())
+            .put("interval_seconds", config.sweepInterval().toSeconds())
+            .put("schedule", state.sweepSchedule());
+    state
+        .lastSweepPass()
+        .ifPresentOrElse(
+            pass ->
+                sweeper
+                    .putObject("last_pass")
+                    .put("ended_at", pass.endedAt().toString())
+                    .put("rows_seen", pass.report().checked())
+                    .put("pages", pass.report().pages())
+                    .put("seconds", pass.report().elapsedMillis() / 1000.0)
+                    .put("orphans", pass.report().orphans().size())
+                    .put("walk_completed", pass.report().walkCompleted()),
+            () -> sweeper.putNull("last_pass"));
     status
         .putObject("temporal")
         .put("address", config.temporalAddress())

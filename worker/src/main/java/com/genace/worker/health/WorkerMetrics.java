@@ -88,6 +88,20 @@ public final class WorkerMetrics {
         .description(
             "operations this worker's orphan sweeps put in review because their workflow was closed")
         .register(registry);
+    Gauge.builder(
+            "genace_sweep_rows_seen",
+            () -> state.lastSweepPass().map(p -> (double) p.report().checked()).orElse(Double.NaN))
+        .description("unfinished operations the last sweep pass on this worker read and checked")
+        .register(registry);
+    Gauge.builder(
+            "genace_sweep_pass_seconds",
+            () ->
+                state
+                    .lastSweepPass()
+                    .map(p -> p.report().elapsedMillis() / 1000.0)
+                    .orElse(Double.NaN))
+        .description("how long the last sweep pass on this worker took")
+        .register(registry);
     Gauge.builder("genace_config_version_current", () -> state.configVersionCurrent() ? 1 : 0)
         .description("1 while this worker's configuration version is the fleet's current one")
         .register(registry);

@@ -6,6 +6,7 @@ import com.genace.dispatch.DispatchGate;
 import com.genace.dispatch.DispatchListener;
 import com.genace.ledger.Lease;
 import com.genace.lifecycle.OrphanListener;
+import com.genace.lifecycle.SweepReport;
 import com.genace.worker.fleet.ConfigVersion;
 import java.time.Clock;
 import java.time.Instant;
@@ -30,6 +31,9 @@ public final class WorkerState implements DispatchGate, DispatchListener, Orphan
   /** The last ledger check: whether it answered, when, and the error if not. */
   public record LedgerCheck(boolean ok, Instant at, String error) {}
 
+  /** The last sweep pass this worker ran: when it ended and what it did. */
+  public record SweepPass(Instant endedAt, SweepReport report) {}
+
   /** A pause requested on this worker alone. */
   public record LocalPause(String by, String reason, Instant since) {}
 
@@ -48,6 +52,7 @@ public final class WorkerState implements DispatchGate, DispatchListener, Orphan
   private final AtomicInteger activeOperations = new AtomicInteger();
   private final AtomicLong orphansFound = new AtomicLong();
   private volatile String sweepSchedule = "not set up yet";
+  private volatile Optional<SweepPass> lastSweepPass = Optional.empty();
   private final Map<String, Lease> sending = new ConcurrentHashMap<>();
 
   public WorkerState(Clock clock, int maxDispatches) {
@@ -232,6 +237,17 @@ public final class WorkerState implements DispatchGate, DispatchListener, Orphan
 
   public AtomicLong orphansFound() {
     return orphansFound;
+  }
+
+  /** Keeps what the last sweep pass run on this worker did (for /status and metrics). */
+  @Override
+  public void passEnded(SweepReport report) {
+    lastSweepPass = Optional.of(new SweepPass(clock.instant(), report));
+  }
+
+  /** The last sweep pass run on this worker, if any (the schedule's runs go to any worker). */
+  public Optional<SweepPass> lastSweepPass() {
+    return lastSweepPass;
   }
 
   /** Whether this worker set up the sweeper's schedule, or why not. */
