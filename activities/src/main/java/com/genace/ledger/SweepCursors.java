@@ -6,7 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 
 /**
- * The one row of {@code app_sweep_cursor} (see V13): read, created when missing, and moved only
+ * The one row of {@code app_sweep_cursor} (see V14): read, created when missing, and moved only
  * over the generation it was read at, so that of two overlapping passes only one goes on.
  */
 final class SweepCursors {
