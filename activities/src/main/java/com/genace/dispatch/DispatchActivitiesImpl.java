@@ -37,9 +37,13 @@ import org.slf4j.LoggerFactory;
  *       attempts; with no allowance, the fleet-wide pause is checked by the claim itself;
  *   <li>claim the dispatch lease (a {@code submitting} operation goes to review instead); reserve
  *       the allowance if there is one; commit {@code submitting} (with no allowance, in the claim's
- *       own statement); check the gate again, for a pause that began meanwhile;
- *   <li>POST once; record the outcome under the same lease; a refusal of the whole account opens
- *       the fleet-wide circuit (part of the gate), so that no worker sends another doomed POST.
+ *       own statement); check the gate again, for a pause that began meanwhile, and that the claim
+ *       is recent enough for the POST to leave under a live lease ({@link #sendWithin}); if either
+ *       says no, record {@code not_sent};
+ *   <li>POST once; record the outcome under the same lease (an outcome the ledger did not take is
+ *       reported as {@link #record} says), then settle the allowance; a refusal of the whole
+ *       account opens the fleet-wide circuit (part of the gate), so that no worker sends another
+ *       doomed POST.
  * </ol>
  *
  * Any failure before step 3 is reported as {@link DispatchActivities#NOTHING_SENT}; after it, as an
