@@ -178,27 +178,27 @@ class DeliveryFailureTest {
 
     @Override
     public CreateOutcome create(CreateRequest request) {
-      throw new UnsupportedOperationException();
+      throw new AssertionError("delivery calls only openOutput");
     }
 
     @Override
     public JobSnapshot get(String remoteJobId) {
-      throw new UnsupportedOperationException();
+      throw new AssertionError("delivery calls only openOutput");
     }
 
     @Override
     public Optional<RemoteJob> lookUp(String remoteJobId) {
-      throw new UnsupportedOperationException();
+      throw new AssertionError("delivery calls only openOutput");
     }
 
     @Override
     public Optional<List<RemoteJob>> search(String operationId) {
-      throw new UnsupportedOperationException();
+      throw new AssertionError("delivery calls only openOutput");
     }
 
     @Override
     public List<String> listModels() {
-      throw new UnsupportedOperationException();
+      throw new AssertionError("delivery calls only openOutput");
     }
   }
 }
