@@ -9,6 +9,7 @@ import com.genace.client.StallingServer.Body;
 import com.genace.delivery.ArtifactContent;
 import com.genace.delivery.ArtifactStoreException;
 import com.genace.delivery.LocalDirectoryArtifactStore;
+import com.genace.testing.OwnThread;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpTimeoutException;
@@ -17,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -190,27 +190,11 @@ class HttpGenaceClientDeadlineTest {
    * leave its thread parked in the client. Afterwards no thread at all is inside the client.
    */
   private static <T> T onItsOwnThread(Callable<T> call) throws Exception {
-    AtomicReference<T> result = new AtomicReference<>();
-    AtomicReference<Exception> failure = new AtomicReference<>();
-    Thread caller =
-        new Thread(
-            () -> {
-              try {
-                result.set(call.call());
-              } catch (Exception e) {
-                failure.set(e);
-              }
-            },
-            "deadline-test-caller");
-    caller.setDaemon(true);
-    caller.start();
-    caller.join(HUNG_AFTER_SECONDS * 1000);
-    assertThat(caller.isAlive()).as("the call returned; its thread is free").isFalse();
-    assertThat(threadsInTheClient()).isEmpty();
-    if (failure.get() != null) {
-      throw failure.get();
+    try {
+      return OwnThread.call("deadline-test-caller", Duration.ofSeconds(HUNG_AFTER_SECONDS), call);
+    } finally {
+      assertThat(threadsInTheClient()).isEmpty();
     }
-    return result.get();
   }
 
   /** Threads with a frame of the client's classes: none once every call has returned. */

@@ -4,21 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.classic.Level;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.genace.client.CreateOutcome;
 import com.genace.client.CreateRequest;
 import com.genace.client.GenaceClient;
 import com.genace.client.JobOutput;
 import com.genace.client.JobSnapshot;
 import com.genace.client.RemoteJob;
-import com.genace.ledger.ClaimResult;
-import com.genace.ledger.Lease;
-import com.genace.ledger.NewOperation;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.WaitLimits;
-import com.genace.ledger.WriteResult;
-import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
 import com.genace.testing.CapturedLogs;
@@ -51,7 +45,6 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(DatabaseExtension.class)
 class DeliveryFailureTest {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final byte[] ARRIVES = Artifacts.random(2048, 3);
   private static final String ANNOUNCED = "0".repeat(64);
 
@@ -140,10 +133,6 @@ class DeliveryFailureTest {
 
   /** Accepted as job gen_bad, rendered with one output whose announced SHA-256 is wrong. */
   private void delivering(String operationId) {
-    assertThat(ledger.create(new NewOperation(operationId, "image-v1", "{\"p\":1}"))).isTrue();
-    Lease dispatch = claim(operationId, NextAction.DISPATCH);
-    assertThat(ledger.markSubmitting(dispatch)).isEqualTo(WriteResult.APPLIED);
-    assertThat(ledger.recordAccepted(dispatch, "gen_bad")).isEqualTo(WriteResult.APPLIED);
     JobSnapshot snapshot =
         new JobSnapshot(
             "gen_bad",
@@ -152,21 +141,7 @@ class DeliveryFailureTest {
                 new JobOutput(
                     "http://genace.invalid/out/0", "image/png", ARRIVES.length, ANNOUNCED)),
             null);
-    Lease observe = claim(operationId, NextAction.OBSERVE);
-    try {
-      assertThat(
-              ledger.recordSnapshot(
-                  observe, RemoteStatus.SUCCEEDED, JSON.writeValueAsString(snapshot), null))
-          .isEqualTo(WriteResult.APPLIED);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private Lease claim(String operationId, NextAction action) {
-    ClaimResult claim = ledger.claim(operationId, "test-setup", action);
-    assertThat(claim).isInstanceOf(ClaimResult.Acquired.class);
-    return ((ClaimResult.Acquired) claim).lease();
+    ReadyToDeliver.acceptedAndSucceeded(ledger, operationId, "image-v1", snapshot);
   }
 
   /** Genace serving bytes other than those its snapshot announced. */

@@ -14,7 +14,6 @@ import com.genace.client.GenaceClientConfig;
 import com.genace.client.HttpGenaceClient;
 import com.genace.client.JobOutput;
 import com.genace.client.JobSnapshot;
-import com.genace.ledger.ClaimResult;
 import com.genace.ledger.Lease;
 import com.genace.ledger.NewOperation;
 import com.genace.ledger.OperationsLedger;
@@ -312,7 +311,7 @@ class S3DeliveryTest {
   /** Created, accepted by the simulator, rendered and observed: ready to deliver. */
   private JobSnapshot delivering(String operationId) {
     assertThat(ledger.create(new NewOperation(operationId, "image-v1", "{\"p\":1}"))).isTrue();
-    Lease dispatch = claim(operationId, NextAction.DISPATCH);
+    Lease dispatch = ReadyToDeliver.claim(ledger, operationId, NextAction.DISPATCH);
     assertThat(ledger.markSubmitting(dispatch)).isEqualTo(WriteResult.APPLIED);
     CreateOutcome created =
         genace.create(
@@ -327,35 +326,13 @@ class S3DeliveryTest {
             .atMost(Duration.ofSeconds(10))
             .until(() -> genace.get(job), s -> s.status() == RemoteStatus.SUCCEEDED);
     assertThat(done.outputs()).isNotEmpty();
-    recordSucceeded(operationId, done);
+    ReadyToDeliver.recordSucceeded(ledger, operationId, done);
     return done;
   }
 
   /** Accepted as {@code snapshot}'s job, which succeeded with its outputs: ready to deliver. */
   private void delivering(String operationId, JobSnapshot snapshot) {
-    assertThat(ledger.create(new NewOperation(operationId, "video-v1", "{\"p\":1}"))).isTrue();
-    Lease dispatch = claim(operationId, NextAction.DISPATCH);
-    assertThat(ledger.markSubmitting(dispatch)).isEqualTo(WriteResult.APPLIED);
-    assertThat(ledger.recordAccepted(dispatch, snapshot.id())).isEqualTo(WriteResult.APPLIED);
-    recordSucceeded(operationId, snapshot);
-  }
-
-  private void recordSucceeded(String operationId, JobSnapshot snapshot) {
-    Lease observe = claim(operationId, NextAction.OBSERVE);
-    try {
-      assertThat(
-              ledger.recordSnapshot(
-                  observe, RemoteStatus.SUCCEEDED, JSON.writeValueAsString(snapshot), null))
-          .isEqualTo(WriteResult.APPLIED);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private Lease claim(String operationId, NextAction action) {
-    ClaimResult claim = ledger.claim(operationId, "test-setup", action);
-    assertThat(claim).isInstanceOf(ClaimResult.Acquired.class);
-    return ((ClaimResult.Acquired) claim).lease();
+    ReadyToDeliver.acceptedAndSucceeded(ledger, operationId, "video-v1", snapshot);
   }
 
   /** Stores, then fails before the manifest is recorded: what a crash in between would do. */

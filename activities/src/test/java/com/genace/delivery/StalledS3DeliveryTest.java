@@ -3,6 +3,7 @@ package com.genace.delivery;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import com.genace.testing.OwnThread;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -93,26 +93,8 @@ class StalledS3DeliveryTest {
   }
 
   private static <T> T onItsOwnThread(Callable<T> call) throws Exception {
-    AtomicReference<T> result = new AtomicReference<>();
-    AtomicReference<Exception> failure = new AtomicReference<>();
-    Thread caller =
-        new Thread(
-            () -> {
-              try {
-                result.set(call.call());
-              } catch (Exception e) {
-                failure.set(e);
-              }
-            },
-            "stalled-s3-caller");
-    caller.setDaemon(true);
-    caller.start();
-    caller.join(HUNG_AFTER_SECONDS * 1000);
-    assertThat(caller.isAlive()).as("the call returned; its thread is free").isFalse();
-    if (failure.get() != null) {
-      throw failure.get();
-    }
-    return result.get();
+    T result = OwnThread.call("stalled-s3-caller", Duration.ofSeconds(HUNG_AFTER_SECONDS), call);
+    return result;
   }
 
   /** Accepts connections and then does nothing with them; a small receive window fills fast. */
