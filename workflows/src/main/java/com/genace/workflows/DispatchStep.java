@@ -11,6 +11,7 @@ import io.temporal.failure.CanceledFailure;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Dispatches until the outcome decides the next step: accepted observes the remote job; refused
@@ -140,14 +141,12 @@ final class DispatchStep {
       // Also on the way to delivering a cancelled render: a cancelled operation never POSTs.
       throw new CanceledFailure("cancelled before dispatch");
     }
-    if (versions.cancelsQueuedDispatch()) {
-      // Cancellable: a cancel request cancels an attempt still in its queue, which Temporal then
-      // never hands to a worker; one a worker started runs to its recorded end (the activity does
-      // not heartbeat, and its stub waits for the outcome).
-      return first ? registerAndDispatchOnce(request) : dispatchOnce(request);
-    }
-    return cancellation.runToTheEnd(
-        () -> first ? registerAndDispatchOnce(request) : dispatchOnce(request));
+    Supplier<DispatchResult> attempt =
+        () -> first ? registerAndDispatchOnce(request) : dispatchOnce(request);
+    // Version 4 runs it cancellable: a cancel request cancels an attempt still in its queue, which
+    // Temporal then never hands to a worker; one a worker started runs to its recorded end (the
+    // activity does not heartbeat, and its stub waits for the outcome).
+    return versions.cancelsQueuedDispatch() ? attempt.get() : cancellation.runToTheEnd(attempt);
   }
 
   /**
