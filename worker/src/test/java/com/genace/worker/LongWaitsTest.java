@@ -127,6 +127,10 @@ class LongWaitsTest {
           .contains("The latest resolution was refused")
           .contains("resolveReconciliation");
 
+      assertThat(harness.client.start(request("op-month-review")).alreadyExisted())
+          .as("starting it again joins the latest run")
+          .isTrue();
+
       String job = waiting.review().evidence().candidates().get(0).id();
       harness.client.resolve(
           "op-month-review",
