@@ -20,7 +20,31 @@ final class Batch {
 
   static final int STARTERS = 8;
 
+  /**
+   * What batches of one kind did: how many workflows, from their first start to their last end, and
+   * what the simulator received meanwhile.
+   */
+  record Run(long workflows, Duration elapsed, SimulatorControl.Counts calls) {
+
+    static final Run NONE = new Run(0, Duration.ZERO, SimulatorControl.Counts.NONE);
+
+    Run plus(Run other) {
+      return new Run(
+          workflows + other.workflows, elapsed.plus(other.elapsed), calls.plus(other.calls));
+    }
+
+    /** Workflows completed per second of their batches. */
+    Double perSecond() {
+      return Figures.perSecond(workflows, elapsed);
+    }
+  }
+
   private Batch() {}
+
+  /** Generous: a stalled batch should fail with a clear message, not hang. */
+  static Duration timeout(int workflows) {
+    return Duration.ofSeconds(120 + workflows);
+  }
 
   /** Starts one workflow per id; {@code start} returns once the server accepted it. */
   static void startAll(List<String> ids, java.util.function.Consumer<String> start)
