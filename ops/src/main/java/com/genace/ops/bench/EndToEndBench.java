@@ -48,7 +48,8 @@ import javax.sql.DataSource;
  *   <li>Per operation: POSTs and GETs from the simulator's counters (ours and the naive's apart),
  *       statements from the database (less the background), ledger transition rows, and from a
  *       sample of {@value HistoryFigures#SAMPLE} histories of each kind the Temporal history events
- *       and Temporal Cloud's billable actions ({@link BillableActions}), also by event type.
+ *       and Temporal Cloud's billable actions ({@link BillableActions}), both also by event type;
+ *       and each worker's CPU time over the batches of its own kind.
  * </ol>
  */
 final class EndToEndBench {
@@ -100,9 +101,10 @@ final class EndToEndBench {
           URI.create("http://127.0.0.1:" + statusPort + "/readyz"), startTimeout());
       naiveWorker.awaitOutput(NaiveWorker.READY, startTimeout());
       bareWorker.awaitOutput(BareWorker.READY, startTimeout());
-      Contender ours = ours(client);
-      Contender naive = naive(client, WorkerConfig.pollMaxDelay(services.workerEnvironment()));
-      Contender bare = bare(client);
+      Contender ours = ours(client, oursWorker);
+      Contender naive =
+          naive(client, naiveWorker, WorkerConfig.pollMaxDelay(services.workerEnvironment()));
+      Contender bare = bare(client, bareWorker);
       DataSource dataSource = database.dataSource();
       if (warmUpSize > 0) {
         progress.accept("warming up: " + warmUpSize + " of each, not measured");
@@ -143,6 +145,10 @@ final class EndToEndBench {
       actionsByType.put("ours", oursHistories.actionsByType());
       actionsByType.put("naive", naiveHistories.actionsByType());
       actionsByType.put("bare", bareHistories.actionsByType());
+      Map<String, Map<String, Double>> eventsByType = new LinkedHashMap<>();
+      eventsByType.put("ours", oursHistories.eventsByType());
+      eventsByType.put("naive", naiveHistories.eventsByType());
+      eventsByType.put("bare", bareHistories.eventsByType());
       return home.succeeded(
           new BenchReport("e2e")
               .put("operations", operations)
@@ -175,7 +181,11 @@ final class EndToEndBench {
               .put("delivered", delivered(dataSource))
               .put("statements_source", counter.source())
               .put("background_statements_per_s", Figures.round(background))
-              .put("actions_by_type", actionsByType));
+              .put("worker_cpu_ms_per_operation", oursRun.workerCpuMillisPerWorkflow())
+              .put("naive_worker_cpu_ms_per_operation", naiveRun.workerCpuMillisPerWorkflow())
+              .put("bare_worker_cpu_ms_per_operation", runs.get(bare).workerCpuMillisPerWorkflow())
+              .put("actions_by_type", actionsByType)
+              .put("history_events_by_type", eventsByType));
     }
   }
 
@@ -204,10 +214,11 @@ final class EndToEndBench {
   }
 
   /** The whole workflow, started as an application does. */
-  private static Contender ours(WorkflowClient client) {
+  private static Contender ours(WorkflowClient client, WorkerJvm worker) {
     GenerationClient generations = new GenerationClient(client);
     return new Contender(
         "ours",
+        worker,
         GenerationWorkflow::workflowId,
         id -> generations.start(new GenerationRequest(id, MODEL, INPUT)),
         id ->
@@ -217,10 +228,11 @@ final class EndToEndBench {
   }
 
   /** The same request through the naive workflow; its operation id is its workflow id. */
-  private static Contender naive(WorkflowClient client, Duration pollMaxDelay) {
+  private static Contender naive(WorkflowClient client, WorkerJvm worker, Duration pollMaxDelay) {
     UnaryOperator<String> workflowId = id -> "bench-naive/" + id;
     return new Contender(
         "naive",
+        worker,
         workflowId,
         id ->
             WorkflowClient.start(
@@ -233,10 +245,11 @@ final class EndToEndBench {
         id -> client.newUntypedWorkflowStub(workflowId.apply(id)).getResultAsync(Integer.class));
   }
 
-  private static Contender bare(WorkflowClient client) {
+  private static Contender bare(WorkflowClient client, WorkerJvm worker) {
     UnaryOperator<String> workflowId = id -> "bench-bare/" + id;
     return new Contender(
         "bare",
+        worker,
         workflowId,
         id ->
             WorkflowClient.start(

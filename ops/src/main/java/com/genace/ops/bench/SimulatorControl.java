@@ -17,8 +17,6 @@ final class SimulatorControl {
 
   /** What the simulator has counted, as far as the benches need it. */
   record Counts(long posts, long gets) {
-    static final Counts NONE = new Counts(0, 0);
-
     Counts minus(Counts before) {
       return new Counts(posts - before.posts, gets - before.gets);
     }

@@ -25,6 +25,9 @@ class HistoryFiguresTest {
             entry("UPSERT_WORKFLOW_SEARCH_ATTRIBUTES", 3.5),
             entry("TIMER_STARTED", 0.5),
             entry("WORKFLOW_EXECUTION_SIGNALED", 0.5));
+    // Four workflow tasks for the delivery, six for the review.
+    assertThat(figures.eventsByType())
+        .contains(entry("WORKFLOW_TASK_COMPLETED", 5.0), entry("MARKER_RECORDED", 1.0));
   }
 
   @Test
