@@ -52,6 +52,23 @@ class BillableActionsTest {
   }
 
   @Test
+  void from_version_5_a_delivered_operation_costs_two_upserts_the_naive_workflow_plus_two()
+      throws Exception {
+    WorkflowExecutionHistory delivered = saved("bounded-delivered.json");
+
+    // The phases an operator looks for: observing (with the remote job id), then delivered.
+    assertThat(BillableActions.byEventType(delivered))
+        .containsOnly(
+            entry("WORKFLOW_EXECUTION_STARTED", 1),
+            entry("UPSERT_WORKFLOW_SEARCH_ATTRIBUTES", 2),
+            entry("ACTIVITY_TASK_SCHEDULED RegisterAndDispatch", 1),
+            entry("ACTIVITY_TASK_SCHEDULED AwaitRemoteJob", 1),
+            entry("ACTIVITY_TASK_SCHEDULED Deliver", 1));
+    assertThat(BillableActions.count(delivered)).isEqualTo(6);
+    assertThat(delivered.getEvents()).hasSize(26);
+  }
+
+  @Test
   void a_review_resolved_by_update_costs_its_timer_and_the_accepted_update() throws Exception {
     WorkflowExecutionHistory found = saved("review-found-remote-job.json");
 
