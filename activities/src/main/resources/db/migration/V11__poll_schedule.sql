@@ -4,6 +4,8 @@
 -- that claim may reschedule or finish the row, and a crashed loop's rows are due again when the
 -- claim time runs out. The observer columns name the waiting activity that the loop completes.
 -- These columns are the schedule's, not the operation's state: they take no lease and no revision.
+-- Nullable or with a constant default: adding them changes the catalog only, no row is rewritten.
+-- The schedule's index is V11.1's, built concurrently.
 ALTER TABLE app_generation_operations
     ADD COLUMN poll_due_at          timestamptz,
     ADD COLUMN poll_count           integer NOT NULL DEFAULT 0,
@@ -12,8 +14,3 @@ ALTER TABLE app_generation_operations
     ADD COLUMN observer_activity_id text,
     -- The waiting activity's W3C traceparent: polls join the operation's trace.
     ADD COLUMN observer_traceparent text;
-
--- Only scheduled rows are in it, so the claim's scan is the due rows alone. poll_due_at changes on
--- every poll, so those updates are not heap-only; every other update still is.
-CREATE INDEX app_generation_operations_poll_due_idx
-    ON app_generation_operations (poll_due_at) WHERE poll_due_at IS NOT NULL;

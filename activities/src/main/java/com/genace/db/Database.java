@@ -3,15 +3,16 @@ package com.genace.db;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
 
 /** The connection pool and the schema migrations. */
 public final class Database implements AutoCloseable {
 
   private final HikariDataSource dataSource;
+  private final DatabaseUrl url;
 
-  private Database(HikariDataSource dataSource) {
+  private Database(HikariDataSource dataSource, DatabaseUrl url) {
     this.dataSource = dataSource;
+    this.url = url;
   }
 
   /** Opens a pool; connections are made lazily, so an unreachable server fails on first use. */
@@ -35,26 +36,21 @@ public final class Database implements AutoCloseable {
     hikari.addDataSourceProperty(
         "socketTimeout", (int) config.statementTimeout().plusSeconds(5).toSeconds());
     hikari.addDataSourceProperty("tcpKeepAlive", true);
-    return new Database(new HikariDataSource(hikari));
+    return new Database(new HikariDataSource(hikari), config.url());
   }
 
   public DataSource dataSource() {
     return dataSource;
   }
 
-  /** Applies the versioned schema migrations; returns how many were applied now. */
+  /**
+   * Applies the versioned schema migrations on connections of their own ({@link Migrations});
+   * returns how many were applied now.
+   *
+   * @throws MigrationException naming the script that could not be applied and why
+   */
   public int migrate() {
-    return migrate(dataSource);
-  }
-
-  /** Applies the versioned schema migrations to any data source. */
-  public static int migrate(DataSource dataSource) {
-    return Flyway.configure()
-        .dataSource(dataSource)
-        .locations("classpath:db/migration")
-        .load()
-        .migrate()
-        .migrationsExecuted;
+    return Migrations.of(url).apply();
   }
 
   @Override

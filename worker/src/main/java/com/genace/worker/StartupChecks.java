@@ -1,6 +1,7 @@
 package com.genace.worker;
 
 import com.genace.client.GenaceAuthenticationException;
+import com.genace.db.Migrations;
 import com.genace.worker.temporal.SearchAttributes;
 import com.genace.worker.temporal.TemporalConnection;
 import com.genace.worker.temporal.TemporalSettings;
@@ -14,7 +15,6 @@ import java.sql.SQLException;
 import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
 
 /**
  * What a worker checks before it polls. Problems that waiting may fix (a database or Genace still
@@ -135,14 +135,7 @@ final class StartupChecks {
     }
     int pending;
     try {
-      pending =
-          Flyway.configure()
-              .dataSource(dataSource)
-              .locations("classpath:db/migration")
-              .load()
-              .info()
-              .pending()
-              .length;
+      pending = Migrations.pending(dataSource);
     } catch (RuntimeException e) {
       return "ledger_unavailable: " + rootMessage(e);
     }

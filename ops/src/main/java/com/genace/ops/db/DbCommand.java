@@ -3,6 +3,7 @@ package com.genace.ops.db;
 import com.genace.db.Database;
 import com.genace.db.DatabaseConfig;
 import com.genace.db.DatabaseUrl;
+import com.genace.db.MigrationException;
 import com.genace.ops.ConfigurationException;
 import com.genace.ops.Environment;
 import picocli.CommandLine;
@@ -55,18 +56,9 @@ public final class DbCommand implements Runnable {
         spec.commandLine()
             .getOut()
             .printf("applied %d migration(s); the schema of %s is current%n", applied, url);
-      } catch (org.flywaydb.core.api.FlywayException e) {
-        throw new IllegalStateException(
-            "could not migrate " + url + ": " + rootCause(e).getMessage(), e);
+      } catch (MigrationException e) {
+        throw new IllegalStateException("could not migrate " + url + ": " + e.getMessage(), e);
       }
-    }
-
-    private static Throwable rootCause(Throwable e) {
-      Throwable cause = e;
-      while (cause.getCause() != null && cause.getCause() != cause) {
-        cause = cause.getCause();
-      }
-      return cause;
     }
   }
 }
