@@ -52,7 +52,12 @@ import picocli.CommandLine.Option;
 public final class DevCommand implements Runnable {
 
   /** The Web UI's workflow list, filtered to the operations that wait for an operator. */
-  static final String REVIEWS_QUERY = "GenaceNeedsReview = true";
+  public static final String REVIEWS_QUERY = "GenaceNeedsReview = true";
+
+  public static final int DEFAULT_UI_PORT = 8233;
+
+  /** The Web UI of {@code genace dev} with its default ports. */
+  public static final String DEFAULT_WEB_UI = "http://127.0.0.1:" + DEFAULT_UI_PORT;
 
   private final Environment env;
 
@@ -68,8 +73,8 @@ public final class DevCommand implements Runnable {
   @Option(
       names = "--ui-port",
       paramLabel = "PORT",
-      defaultValue = "8233",
-      description = "The Web UI's port, with the Temporal CLI (default ${DEFAULT-VALUE}).")
+      defaultValue = "" + DEFAULT_UI_PORT,
+      description = "The Web UI's port (default ${DEFAULT-VALUE}).")
   int uiPort;
 
   @Option(
@@ -210,7 +215,7 @@ public final class DevCommand implements Runnable {
   }
 
   /** The workflow list of namespace default with the reviews' query filled in. */
-  static String reviewsPage(String webUi) {
+  public static String reviewsPage(String webUi) {
     return webUi
         + "/namespaces/default/workflows?query="
         + URLEncoder.encode(REVIEWS_QUERY, StandardCharsets.UTF_8).replace("+", "%20");
