@@ -39,16 +39,8 @@ TEMPORAL="$VENV_DIR/bin/temporal"
 # Genace's typed search attributes (com.genace.workflows.GenerationSearchAttributes).
 SEARCH_ATTRIBUTES=(GenacePhase=Keyword GenaceRemoteJobId=Keyword GenaceNeedsReview=Bool)
 
-python_with_venv() {
-  local candidate
-  for candidate in ${PYTHON:-} python3 /usr/bin/python3; do
-    if "$candidate" -c 'import venv, ensurepip' >/dev/null 2>&1; then
-      echo "$candidate"
-      return 0
-    fi
-  done
-  return 1
-}
+# shellcheck source=lib/python.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/python.sh"
 
 install_cli() {
   if [[ -x "$TEMPORAL" ]] && "$TEMPORAL" --version 2>/dev/null | grep -q "^temporal version $VERSION "; then

@@ -25,6 +25,8 @@ SCRIPT_NAME=webui
 FAIL_LOGS=("dev stderr=$WORK/dev.err" "worker log=$WORK/worker.log")
 # shellcheck source=lib/common.sh
 source "$ROOT/scripts/lib/common.sh"
+# shellcheck source=lib/python.sh
+source "$ROOT/scripts/lib/python.sh"
 
 cleanup() {
   local pid
@@ -44,7 +46,8 @@ trap cleanup EXIT
 log "$("$CHROMIUM" --version 2>/dev/null | head -n 1); $("$CHROMEDRIVER" --version | head -n 1)"
 if ! "$VENV/bin/python" -c 'import selenium' 2>/dev/null; then
   log "Selenium from PyPI into $VENV (scripts/webui/requirements.txt)"
-  python3 -m venv "$VENV" || fail "could not create a venv in $VENV (on Debian: apt-get install python3-venv)"
+  python="$(python_with_venv)" || fail "no python3 with the venv module (on Debian: apt-get install python3-venv)"
+  "$python" -m venv "$VENV" || fail "could not create a venv in $VENV"
   "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r "$ROOT/scripts/webui/requirements.txt" \
     || fail "pip install -r scripts/webui/requirements.txt"
 fi
