@@ -185,9 +185,19 @@ class Browser:
     def text_of(self, xpath, timeout=30):
         return self.visible(xpath, timeout).text
 
-    def screenshot(self, name):
+    def screenshot(self, name, height=None):
+        """Saves the window; a taller one for a height, e.g. to show long details whole."""
         path = os.path.join(SHOTS, name + ".png")
-        self.driver.save_screenshot(path)
+        if height is None:
+            self.driver.save_screenshot(path)
+            return path
+        size = self.driver.get_window_size()
+        self.driver.set_window_size(size["width"], height)
+        try:
+            time.sleep(1)  # the panels take the new height
+            self.driver.save_screenshot(path)
+        finally:
+            self.driver.set_window_size(size["width"], size["height"])
         return path
 
     def workflow_page(self, operation_id):
@@ -266,6 +276,19 @@ class Browser:
         self.driver.quit()
 
 
+def payload_skeletons(details):
+    """The payloads the details offer to paste, by decision: each must be JSON as it is shown."""
+    skeletons = {}
+    for line in details.splitlines():
+        if line.strip().startswith('{"decision"'):
+            try:
+                payload = json.loads(line)
+            except ValueError as e:
+                raise StepFailed(f"a payload to paste is not JSON as shown: {line!r} ({e})")
+            skeletons[payload["decision"]] = payload
+    return skeletons
+
+
 def compact(text):
     """JSON compared as values where it parses, else as text without whitespace."""
     try:
@@ -326,14 +349,25 @@ def journey(browser):
     with step("its page shows the reason and the evidence in the current details", browser):
         browser.click("//a[normalize-space(.)='generation/webui-found']")
         browser.visible("//h1[@data-testid='workflow-id-heading' and contains(., 'generation/webui-found')]")
-        details = browser.current_details("in_review", "post_outcome_unknown", "evidence:")
+        details = browser.current_details("in_review", "Reason: post_outcome_unknown", "Evidence: ")
         log("current details: " + " / ".join(line for line in details.splitlines() if line.strip()))
-        browser.screenshot("02-review-details")
+        browser.screenshot("02-review-details", height=1650)
+
+    with step(f"and what to send: the signal {SIGNAL}, a payload to paste per decision, the command",
+              browser):
+        skeletons = payload_skeletons(details)
+        if sorted(skeletons) != ["abandon", "found_remote_job", "not_submitted"]:
+            raise StepFailed(f"the details' payloads are for {sorted(skeletons)}")
+        for needle in ("Resolve with the signal " + SIGNAL,
+                       "./genace ops resolve webui-found --found-remote-job <job id>"):
+            if needle not in details:
+                raise StepFailed(f"the details do not say {needle!r}")
 
     job = simulator("/_sim/jobs?operation_id=webui-found")["jobs"][0]["id"]
-    with step(f"More Actions -> Send a Signal sends {SIGNAL} with the job Genace holds ({job})", browser):
-        resolution = {"decision": "found_remote_job", "remoteJobId": job,
-                      "reason": "the job is on Genace's dashboard", "resolvedBy": "webui-operator"}
+    with step(f"More Actions -> Send a Signal sends {SIGNAL}: the pasted payload, filled in ({job})",
+              browser):
+        resolution = dict(skeletons["found_remote_job"], remoteJobId=job,
+                          reason="the job is on Genace's dashboard", resolvedBy="webui-operator")
         browser.send_signal(json.dumps(resolution), screenshot="03-send-signal")
 
     with step("the ledger has webui-found delivered, resolved by the operator, with one POST", browser):
@@ -358,11 +392,14 @@ def journey(browser):
     )
     with step("a malformed resolution sent the same way is refused, and the details say why", browser):
         browser.send_signal(malformed)
-        details = browser.current_details("refused", "found_remote_job needs the remote job id")
+        details = browser.current_details(
+            "The latest resolution was refused.", "found_remote_job needs the remote job id")
         log("current details: " + " / ".join(line for line in details.splitlines() if line.strip()))
+        if details.index("The latest resolution was refused.") > details.index("Reason: "):
+            raise StepFailed("the refusal is not at the top of the details")
         if phase_of("webui-refused") != "in_review" or posts_for("webui-refused") != 1:
             raise StepFailed("the refused resolution changed the operation")
-        browser.screenshot("05-refused-details")
+        browser.screenshot("05-refused-details", height=1900)
 
     with step("an operation held by a dispatch pause waits without a POST", browser):
         genace("ops", "pause-dispatch", "--reason", "browser tier: hold one operation")
