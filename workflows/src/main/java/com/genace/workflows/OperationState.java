@@ -156,7 +156,7 @@ final class OperationState {
   void setPhase(Phase next, String details) {
     phase = next;
     List<SearchAttributeUpdate<?>> updates = new ArrayList<>();
-    addIfChanged(updates, GenerationSearchAttributes.PHASE, next.wire());
+    addIfChanged(updates, GenerationSearchAttributes.PHASE, shown(next).wire());
     addIfChanged(updates, GenerationSearchAttributes.NEEDS_REVIEW, next == Phase.IN_REVIEW);
     if (remoteJobId != null) {
       addIfChanged(updates, GenerationSearchAttributes.REMOTE_JOB_ID, remoteJobId);
@@ -166,6 +166,24 @@ final class OperationState {
     }
     phaseDetails = details;
     showDetails();
+  }
+
+  /**
+   * The phase as the search attribute shows it. From {@link VersionMarkers#BOUNDED_HISTORY} the
+   * passing phases an operator does not look for are shown as the one before them (a POST in flight
+   * as {@code pending}, a delivery as {@code observing}), so that an ordinary operation costs two
+   * upserts (observing, then its end) instead of four; the ledger and describe have the exact
+   * phase.
+   */
+  private Phase shown(Phase next) {
+    if (!versions.boundsHistory()) {
+      return next;
+    }
+    return switch (next) {
+      case SUBMITTING -> Phase.PENDING;
+      case DELIVERING -> Phase.OBSERVING;
+      default -> next;
+    };
   }
 
   /** Earlier versions upsert every attribute on every phase change. */

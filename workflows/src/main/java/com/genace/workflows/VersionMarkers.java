@@ -37,8 +37,9 @@ final class VersionMarkers {
    * {@link #REGISTER_LOCALLY}'s version 5, what new workflows get: version 4, and besides no wait
    * adds history without bound. Waits back off (dispatch waits to {@link DispatchStep#MAX_WAIT},
    * review reminders to {@link ReviewStep#MAX_REMINDER_INTERVAL}), a search attribute is upserted
-   * only when its value changes, a wait that ends early cancels its timer, and a run that has grown
-   * past {@link HistoryBudget#MAX_EVENTS} continues as new from its waits, carrying its state
+   * only when its value changes ({@code GenacePhase} shows a POST in flight as {@code pending} and
+   * a delivery as {@code observing}), a wait that ends early cancels its timer, and a run that has
+   * grown past {@link HistoryBudget#MAX_EVENTS} continues as new from its waits, carrying its state
    * ({@link CarriedState}).
    */
   static final int BOUNDED_HISTORY = 5;

@@ -33,6 +33,12 @@ final class BenchReport {
     return this;
   }
 
+  /** A breakdown, printed as a JSON object (its values numbers, strings or breakdowns again). */
+  BenchReport put(String field, Map<String, ?> value) {
+    figures.put(field, value);
+    return this;
+  }
+
   Object get(String field) {
     return figures.get(field);
   }
