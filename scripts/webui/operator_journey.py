@@ -379,7 +379,7 @@ def journey(browser):
             raise StepFailed(f"{posts_for('webui-found')} POSTs for webui-found")
         browser.workflow_page("webui-found")
         browser.status_is("Completed")
-        browser.screenshot("04-resolved-delivered")
+        browser.screenshot("04-resolved-delivered", height=1500)
 
     with step("a second review, webui-refused, waits for an operator", browser):
         review_waiting("webui-refused")
