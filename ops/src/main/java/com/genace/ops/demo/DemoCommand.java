@@ -3,7 +3,9 @@ package com.genace.ops.demo;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import com.genace.model.Phase;
+import com.genace.ops.dev.DevCommand;
 import com.genace.simulator.Faults;
+import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -140,9 +142,7 @@ public final class DemoCommand implements Callable<Integer> {
       } else {
         report.printSummary(out);
         out.println();
-        out.println(
-            "Everything above ran in this process and is gone now. To keep a stack running and"
-                + " drive it yourself: ./genace dev (see ./genace --help).");
+        printWebUiWalkthrough(out);
       }
       out.flush();
       if (report.duplicatePosts() > 0 || report.duplicateRenders() > 0) {
@@ -155,6 +155,31 @@ public final class DemoCommand implements Callable<Integer> {
       }
       return 0;
     }
+  }
+
+  /** How to see the same story, a review resolved by an operator, in the Temporal Web UI. */
+  static void printWebUiWalkthrough(PrintWriter out) {
+    out.println(
+        "Everything above ran in this process and is gone now. To see the same story in the"
+            + " Temporal Web UI:");
+    out.println(
+        "  1. ./genace dev       the Temporal dev server and its Web UI, PostgreSQL, the simulator;"
+            + " paste its export lines into a second terminal");
+    out.println("  2. ./genace worker    in that second terminal");
+    out.println(
+        "  3. curl -X POST \"$GENACE_BASE_URL/_sim/faults\" -d"
+            + " '{\"lose_post_response_next\":1,\"search_enabled\":false}'; ./genace submit"
+            + " --model image-v1 --input '{\"prompt\":\"a red fox\"}'   (a lost POST response:"
+            + " a review)");
+    out.println(
+        "  4. "
+            + DevCommand.reviewsPage(DevCommand.DEFAULT_WEB_UI)
+            + "   ("
+            + DevCommand.REVIEWS_QUERY
+            + "): open the operation, read its User Metadata, resolve it with More Actions -> Send"
+            + " a Signal ("
+            + GenerationClient.RESOLUTION_SIGNAL
+            + ") or ./genace ops resolve");
   }
 
   /** Shows the count per phase until every operation has ended, or fails after the timeout. */

