@@ -19,6 +19,7 @@ import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -241,7 +242,8 @@ public final class SweepActivitiesImpl implements SweepActivities {
             null,
             operation.account());
     try {
-      WorkflowClient.start(workflow::run, request, null);
+      // The request alone, as clients send it (the second argument is a continued run's).
+      WorkflowStub.fromTyped(workflow).start(request);
     } catch (WorkflowExecutionAlreadyStarted e) {
       // Someone started it meanwhile; it finds the same review.
     }

@@ -15,6 +15,7 @@ import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationWorkflow;
 import com.genace.workflows.OperationResult;
 import com.genace.workflows.OperationView;
+import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.sdk.v1.WorkflowMetadata;
 import io.temporal.client.WorkflowStub;
@@ -146,8 +147,18 @@ class LongWaitsTest {
     }
   }
 
+  private static Payloads startInput(WorkflowExecutionHistory run) {
+    return run.getEvents().get(0).getWorkflowExecutionStartedEventAttributes().getInput();
+  }
+
   private static void assertRunsShort(List<WorkflowExecutionHistory> runs, long longest) {
     assertThat(runs).as("runs of a month's wait").hasSizeGreaterThan(1);
+    assertThat(startInput(runs.get(0)).getPayloadsCount())
+        .as("a client starts it with the request alone, which the Web UI shows as one object")
+        .isEqualTo(1);
+    assertThat(startInput(runs.get(1)).getPayloadsCount())
+        .as("a continued run gets the request and what the previous run carried")
+        .isEqualTo(2);
     for (WorkflowExecutionHistory run : runs.subList(0, runs.size() - 1)) {
       assertThat(run.getLastEvent().getEventType())
           .isEqualTo(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW);

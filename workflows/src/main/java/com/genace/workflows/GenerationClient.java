@@ -108,7 +108,8 @@ public final class GenerationClient {
                     "Genace generation `" + request.operationId() + "` (" + request.model() + ")")
                 .build());
     try {
-      WorkflowExecution execution = WorkflowClient.start(workflow::run, request, null);
+      // The request alone, as any client sends it: the Web UI then shows the input as one object.
+      WorkflowExecution execution = WorkflowStub.fromTyped(workflow).start(request);
       return new Started(workflowId, execution.getRunId(), false);
     } catch (WorkflowExecutionAlreadyStarted e) {
       List<String> differences =

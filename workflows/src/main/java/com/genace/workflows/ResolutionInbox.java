@@ -141,7 +141,7 @@ final class ResolutionInbox {
   }
 
   private void refuse(String shown, String reason) {
-    operation.addRefusal("refused " + shown + ": " + reason);
+    operation.addRefusal("refused " + codeSpan(shown) + ": " + reason);
     outcomes.warn(
         operation.operationId(),
         operation.remoteJobId(),
@@ -151,6 +151,14 @@ final class ResolutionInbox {
         shown);
     Workflow.getMetricsScope().counter("genace_review_resolutions_refused").inc(1);
     operation.showDetails();
+  }
+
+  /**
+   * The payload as Markdown code, so that the Web UI shows it with straight quotes (copied from
+   * there, it is the JSON that was sent).
+   */
+  private static String codeSpan(String payload) {
+    return payload.contains("`") ? "`` " + payload + " ``" : "`" + payload + "`";
   }
 
   /**
