@@ -2,6 +2,7 @@ package com.genace.db;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import java.util.Map;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 
@@ -47,11 +48,17 @@ public final class Database implements AutoCloseable {
     return migrate(dataSource);
   }
 
-  /** Applies the versioned schema migrations to any data source. */
+  /**
+   * Applies the versioned schema migrations to any data source. Flyway holds a session-level
+   * advisory lock rather than a transactional one: an index built {@code CONCURRENTLY} (outside a
+   * transaction) waits for every older transaction to end, the lock's own included, and would wait
+   * for ever.
+   */
   public static int migrate(DataSource dataSource) {
     return Flyway.configure()
         .dataSource(dataSource)
         .locations("classpath:db/migration")
+        .configuration(Map.of("flyway.postgresql.transactional.lock", "false"))
         .load()
         .migrate()
         .migrationsExecuted;
