@@ -29,7 +29,10 @@ import java.util.List;
  * </ol>
  *
  * Nothing here waits on the hot statements or makes them wait: they write unfinished rows, and only
- * ended rows are locked here; every time decision is the database clock's.
+ * ended rows are locked here. Every time decision is the database clock's, read once per statement
+ * ({@code statement_timestamp()}, which the planner can compare with the ended index, unlike the
+ * volatile {@code clock_timestamp()}: a batch stops at the window instead of reading every ended
+ * row after it).
  */
 public final class LedgerRetention {
 
@@ -166,11 +169,11 @@ public final class LedgerRetention {
                  EXISTS (SELECT 1 FROM app_dispatch_reservations r
                          WHERE r.operation_id = o.operation_id
                            AND (r.state = 'in_flight'
-                                OR r.reserved_at > clock_timestamp() - ?::interval)) AS counted
+                                OR r.reserved_at > statement_timestamp() - ?::interval)) AS counted
           FROM app_generation_operations o
           WHERE o.next_action = 'none'
             AND (o.phase_since, o.operation_id) > (?::timestamptz, ?::text)
-            AND o.phase_since < clock_timestamp() - ?::interval
+            AND o.phase_since < statement_timestamp() - ?::interval
           ORDER BY o.phase_since, o.operation_id
           LIMIT ?
           """);
@@ -226,11 +229,11 @@ public final class LedgerRetention {
           DELETE FROM app_generation_operations o
           WHERE o.operation_id = ANY (?::text[])
             AND o.next_action = 'none'
-            AND o.phase_since < clock_timestamp() - ?::interval
+            AND o.phase_since < statement_timestamp() - ?::interval
             AND NOT EXISTS (SELECT 1 FROM app_dispatch_reservations r
                             WHERE r.operation_id = o.operation_id
                               AND (r.state = 'in_flight'
-                                   OR r.reserved_at > clock_timestamp() - ?::interval))
+                                   OR r.reserved_at > statement_timestamp() - ?::interval))
           RETURNING o.operation_id
           """);
 
