@@ -43,7 +43,7 @@ public final class RetentionActivitiesImpl implements RetentionActivities {
   public RetentionReport applyRetention(RetentionRequest request) {
     if (request.keepsEverything()) {
       RetentionReport kept = RetentionReport.keptEverything();
-      listener.passEnded(kept);
+      listener.retentionPassEnded(kept);
       return kept;
     }
     Duration window = RetentionWindow.effective(request.retentionDays(), namespaceRetention());
@@ -66,7 +66,7 @@ public final class RetentionActivitiesImpl implements RetentionActivities {
         report.elapsedMillis(),
         report.keptForAllowance(),
         report.complete() ? "nothing else is due" : "the next pass goes on");
-    listener.passEnded(report);
+    listener.retentionPassEnded(report);
     return report;
   }
 

@@ -6,5 +6,5 @@ public interface RetentionListener {
 
   RetentionListener NONE = report -> {};
 
-  void passEnded(RetentionReport report);
+  void retentionPassEnded(RetentionReport report);
 }
