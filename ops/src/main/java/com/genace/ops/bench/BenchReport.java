@@ -33,6 +33,12 @@ final class BenchReport {
     return this;
   }
 
+  /** Figures by a key (a size, a statement), nested as they are; printed as one JSON object. */
+  BenchReport put(String field, Map<String, ?> value) {
+    figures.put(field, value);
+    return this;
+  }
+
   Object get(String field) {
     return figures.get(field);
   }
