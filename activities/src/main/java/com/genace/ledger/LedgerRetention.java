@@ -43,11 +43,18 @@ public final class LedgerRetention {
    * @param transitionChunk transitions deleted per statement
    * @param maxBatches batches per pass
    * @param maxPassTime no batch starts after this
+   * @param restRatio after each batch the pass rests this many times as long as the batch took, so
+   *     that it takes at most a share of the database's time (and of its log writes, which every
+   *     hot statement's commit waits for): 1 is at most half
    */
-  public record Bounds(int batchSize, int transitionChunk, int maxBatches, Duration maxPassTime) {
+  public record Bounds(
+      int batchSize, int transitionChunk, int maxBatches, Duration maxPassTime, double restRatio) {
 
-    /** 500 operations a batch, 5,000 transitions a statement, 200 batches or 2 minutes a pass. */
-    public static final Bounds DEFAULT = new Bounds(500, 5_000, 200, Duration.ofMinutes(2));
+    /**
+     * 500 operations a batch, 5,000 transitions a statement, 200 batches or 2 minutes a pass,
+     * resting as long as each batch took (docs/performance.md, "bench soak").
+     */
+    public static final Bounds DEFAULT = new Bounds(500, 5_000, 200, Duration.ofMinutes(2), 1.0);
 
     public Bounds {
       if (batchSize < 1 || batchSize > 10_000 || transitionChunk < 1 || maxBatches < 1) {
@@ -55,6 +62,9 @@ public final class LedgerRetention {
       }
       if (maxPassTime == null || maxPassTime.isNegative() || maxPassTime.isZero()) {
         throw new IllegalArgumentException("a retention pass needs a positive time bound");
+      }
+      if (!(restRatio >= 0 && restRatio <= 10)) {
+        throw new IllegalArgumentException("a retention pass rests 0 to 10 times a batch's time");
       }
     }
   }
@@ -88,6 +98,7 @@ public final class LedgerRetention {
     int batches = 0;
     boolean complete = false;
     while (batches < bounds.maxBatches() && System.nanoTime() - deadline < 0) {
+      long batchStarted = System.nanoTime();
       List<Due> due = due(after, window, allowanceWindow, bounds.batchSize());
       batches++;
       List<String> deletable = new ArrayList<>();
@@ -108,6 +119,7 @@ public final class LedgerRetention {
         break;
       }
       after = due.get(due.size() - 1);
+      rest(System.nanoTime() - batchStarted, bounds.restRatio());
     }
     return new RetentionReport(
         counts.operations,
@@ -119,6 +131,19 @@ public final class LedgerRetention {
         (System.nanoTime() - started) / 1_000_000,
         complete,
         window.toSeconds());
+  }
+
+  private static void rest(long batchNanos, double ratio) {
+    long nanos = (long) (batchNanos * ratio);
+    if (nanos <= 0) {
+      return;
+    }
+    try {
+      Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LedgerException("retention pass interrupted");
+    }
   }
 
   private static final class Counts {
@@ -202,8 +227,8 @@ public final class LedgerRetention {
           "retention_delete_history",
           """
           DELETE FROM app_generation_transitions
-          WHERE id IN (SELECT id FROM app_generation_transitions
-                       WHERE operation_id = ANY (?::text[]) LIMIT ?)
+          WHERE id = ANY (ARRAY(SELECT id FROM app_generation_transitions
+                                WHERE operation_id = ANY (?::text[]) LIMIT ?))
           """);
 
   private long deleteHistory(List<String> operationIds, int chunk) {
@@ -237,21 +262,20 @@ public final class LedgerRetention {
           RETURNING o.operation_id
           """);
 
-  /** The deleted operations' evidence, reservations and any history row left. */
+  /** The deleted operations' evidence, reservations and any history row left, by their indexes. */
   static final SqlStatement DELETE_DEPENDENTS =
       SqlStatement.of(
           "retention_delete_dependents",
           """
-          WITH ids AS (SELECT unnest(?::text[]) AS operation_id),
-          history AS (
-            DELETE FROM app_generation_transitions t USING ids
-            WHERE t.operation_id = ids.operation_id RETURNING 1),
+          WITH history AS (
+            DELETE FROM app_generation_transitions WHERE operation_id = ANY (?::text[])
+            RETURNING 1),
           evidence AS (
-            DELETE FROM app_review_evidence e USING ids
-            WHERE e.operation_id = ids.operation_id RETURNING 1),
+            DELETE FROM app_review_evidence WHERE operation_id = ANY (?::text[])
+            RETURNING 1),
           reservations AS (
-            DELETE FROM app_dispatch_reservations r USING ids
-            WHERE r.operation_id = ids.operation_id RETURNING 1)
+            DELETE FROM app_dispatch_reservations WHERE operation_id = ANY (?::text[])
+            RETURNING 1)
           SELECT (SELECT count(*) FROM history) AS history,
                  (SELECT count(*) FROM evidence) AS evidence,
                  (SELECT count(*) FROM reservations) AS reservations
@@ -276,7 +300,10 @@ public final class LedgerRetention {
           }
           tx.queryExactlyOne(
               DELETE_DEPENDENTS,
-              p -> p.texts(deleted), // operation_id
+              p ->
+                  p.texts(deleted) // transitions.operation_id
+                      .texts(deleted) // evidence.operation_id
+                      .texts(deleted), // reservations.operation_id
               rs -> {
                 counts.transitions += rs.getLong("history");
                 counts.evidence += rs.getLong("evidence");

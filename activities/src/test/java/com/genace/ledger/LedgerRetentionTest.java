@@ -37,7 +37,7 @@ class LedgerRetentionTest {
   private static final Duration NINETY_DAYS = Duration.ofDays(90);
   private static final Duration ONE_HOUR = Duration.ofHours(1);
   private static final LedgerRetention.Bounds ROOMY =
-      new LedgerRetention.Bounds(500, 5_000, 100, Duration.ofMinutes(1));
+      new LedgerRetention.Bounds(500, 5_000, 100, Duration.ofMinutes(1), 0);
 
   private DataSource db;
   private OperationsLedger ledger;
@@ -112,7 +112,7 @@ class LedgerRetentionTest {
   void a_pass_is_bounded_in_batches_and_the_next_pass_goes_on_where_it_stopped() {
     bulkEnded("bulk-", 1_200, 100, 7);
     operation("recent", "delivered", 1, 7);
-    LedgerRetention.Bounds small = new LedgerRetention.Bounds(100, 50, 3, Duration.ofMinutes(1));
+    LedgerRetention.Bounds small = new LedgerRetention.Bounds(100, 50, 3, Duration.ofMinutes(1), 0);
 
     List<RetentionReport> passes = new ArrayList<>();
     do {
@@ -217,7 +217,7 @@ class LedgerRetentionTest {
       }
       List<RetentionReport> passes = new ArrayList<>();
       do {
-        passes.add(pass(new LedgerRetention.Bounds(200, 100, 5, Duration.ofMinutes(1))));
+        passes.add(pass(new LedgerRetention.Bounds(200, 100, 5, Duration.ofMinutes(1), 1.0)));
       } while (!passes.get(passes.size() - 1).complete());
       running.set(false);
       for (Future<?> writer : writers) {

@@ -97,6 +97,8 @@ final class SoakBench {
         Map<String, Double> hotDuringRetention = null;
         long built = 0;
         List<Integer> sizes = sizes(operations);
+        progress.accept("warming up the hot statements");
+        new HotLoop(ledger, allowance, db, prefix).medians(SAMPLES, new AtomicBoolean(false));
         for (int i = 0; i < sizes.size(); i++) {
           int size = sizes.get(i);
           String key = String.valueOf(size);
