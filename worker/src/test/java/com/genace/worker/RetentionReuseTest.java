@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.genace.lifecycle.RetentionReport;
 import com.genace.lifecycle.RetentionRequest;
 import com.genace.lifecycle.RetentionWorkflow;
+import com.genace.lifecycle.RetentionWorkflowImpl;
 import com.genace.model.Phase;
 import com.genace.testing.DatabaseExtension;
 import com.genace.testing.TestDatabase;
@@ -15,6 +16,9 @@ import com.genace.workflows.OperationResult;
 import com.genace.workflows.TaskQueues;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.testing.WorkflowReplayer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -42,6 +46,7 @@ class RetentionReuseTest {
       endedLongAgo("op-reused", 100);
 
       RetentionReport report = retentionPass(harness);
+      replayAndRecord(harness, "retention-deleted-one");
 
       assertThat(report.operationsDeleted()).isEqualTo(1);
       assertThat(report.transitionsDeleted()).isEqualTo(3);
@@ -75,6 +80,23 @@ class RetentionReuseTest {
       assertThat(harness.postsFor("op-kept")).isZero();
       assertThat(harness.row("op-kept").model()).isEqualTo("image-v0");
       assertThat(harness.row("op-kept").phase()).isEqualTo(Phase.DELIVERED);
+    }
+  }
+
+  /**
+   * Replays the retention pass's history against the current workflow code and saves it beside the
+   * generation histories ({@code retention-histories}) when {@code genace.recordHistories} names
+   * their directory.
+   */
+  private static void replayAndRecord(GenerationHarness harness, String name) throws Exception {
+    WorkflowExecutionHistory history =
+        harness.temporal.getWorkflowClient().fetchHistory(RetentionWorkflow.WORKFLOW_ID + "-test");
+    WorkflowReplayer.replayWorkflowExecution(history, RetentionWorkflowImpl.class);
+    String directory = System.getProperty("genace.recordHistories");
+    if (directory != null) {
+      Path target = Path.of(directory).resolveSibling("retention-histories");
+      Files.createDirectories(target);
+      Files.writeString(target.resolve(name + ".json"), history.toJson(true));
     }
   }
 

@@ -59,7 +59,7 @@ import javax.sql.DataSource;
 final class SoakBench {
 
   static final int UNFINISHED = 2_000;
-  static final int SAMPLES = 300;
+  static final int SAMPLES = 1_000;
   static final int GAUGE_SAMPLES = 20;
   static final int RETENTION_DAYS = 27;
   static final int CHUNK = 100_000;
