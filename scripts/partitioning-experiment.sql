@@ -65,7 +65,7 @@ BEGIN
   END LOOP;
 END $$;
 
-\echo == inserts (the history's one write): 100,000 rows, one statement each
+\echo == inserts (the only write of the history): 100,000 rows, one statement each
 DO $$
 DECLARE t0 timestamptz;
 BEGIN
