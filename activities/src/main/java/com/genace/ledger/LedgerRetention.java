@@ -18,9 +18,9 @@ import java.util.List;
  *   <li>reads the next batch of ended operations whose end is older than the window, oldest end
  *       first, after the last one read by this pass (a range scan of the ended index): those with a
  *       reservation the allowance still counts (in flight, or made within its window) are kept;
- *   <li>deletes the others' transitions in chunks of a bounded number of rows, each its own
- *       statement, while their rows still stand (so a crash in between leaves an operation whose
- *       history is shorter, still due, never a history without its operation);
+ *   <li>deletes the others' transitions and reservations in chunks of a bounded number of rows,
+ *       each its own statement, while their rows still stand (so a crash in between leaves an
+ *       operation whose history is shorter, still due, never a history without its operation);
  *   <li>in one short transaction, deletes those operations again checked as due (statement one) and
  *       then their evidence, reservations and any history row written meanwhile (statement two,
  *       which sees every row committed before it: a late row's writer holds the operation's row
@@ -40,7 +40,7 @@ public final class LedgerRetention {
    * How much one pass does.
    *
    * @param batchSize operations read (and at most deleted) per batch
-   * @param transitionChunk transitions deleted per statement
+   * @param transitionChunk transitions (or reservations) deleted per statement
    * @param maxBatches batches per pass
    * @param maxPassTime no batch starts after this
    * @param restRatio after each batch the pass rests this many times as long as the batch took, so
@@ -110,7 +110,9 @@ public final class LedgerRetention {
         }
       }
       if (!deletable.isEmpty()) {
-        counts.transitions += deleteHistory(deletable, bounds.transitionChunk());
+        counts.transitions += deleteInChunks(DELETE_HISTORY, deletable, bounds.transitionChunk());
+        counts.reservations +=
+            deleteInChunks(DELETE_RESERVATIONS, deletable, bounds.transitionChunk());
         delete(deletable, window, allowanceWindow, counts);
       }
       afterBatch.run();
@@ -236,15 +238,30 @@ public final class LedgerRetention {
                                 WHERE operation_id = ANY (?::text[]) LIMIT ?))
           """);
 
-  private long deleteHistory(List<String> operationIds, int chunk) {
+  /**
+   * At most {@code limit} reservations of these operations, as {@link #DELETE_HISTORY} does: an
+   * operation dispatched again and again (rate limited, not sent) holds one per attempt. None of
+   * them is counted any more ({@link #DUE} kept the operations that have one).
+   */
+  static final SqlStatement DELETE_RESERVATIONS =
+      SqlStatement.of(
+          "retention_delete_reservations",
+          """
+          DELETE FROM app_dispatch_reservations
+          WHERE id = ANY (ARRAY(SELECT id FROM app_dispatch_reservations
+                                WHERE operation_id = ANY (?::text[]) LIMIT ?))
+          """);
+
+  /** Runs a chunked delete ({@code operation ids, limit}) until a chunk comes short. */
+  private long deleteInChunks(SqlStatement statement, List<String> operationIds, int chunk) {
     long deleted = 0;
     int last;
     do {
       last =
           sql.update(
-              DELETE_HISTORY,
+              statement,
               p ->
-                  p.texts(operationIds) // transitions.operation_id
+                  p.texts(operationIds) // operation_id
                       .integer(chunk)); // LIMIT
       deleted += last;
     } while (last == chunk);

@@ -111,6 +111,10 @@ class LedgerRetentionTest {
   @Test
   void a_pass_is_bounded_in_batches_and_the_next_pass_goes_on_where_it_stopped() {
     bulkEnded("bulk-", 1_200, 100, 7);
+    // One operation dispatched 120 times (rate limited), a reservation each.
+    for (int i = 0; i < 120; i++) {
+      reservation("bulk-7", "released", 100);
+    }
     operation("recent", "delivered", 1, 7);
     LedgerRetention.Bounds small = new LedgerRetention.Bounds(100, 50, 3, Duration.ofMinutes(1), 0);
 
@@ -128,6 +132,9 @@ class LedgerRetentionTest {
         .isEqualTo(1_200);
     assertThat(operations()).containsExactly("recent");
     assertThat(count("app_generation_transitions")).isEqualTo(7);
+    assertThat(count("app_dispatch_reservations")).isZero();
+    assertThat(passes.stream().mapToLong(RetentionReport::reservationsDeleted).sum())
+        .isEqualTo(120);
   }
 
   @Test
