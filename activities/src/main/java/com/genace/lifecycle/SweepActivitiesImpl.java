@@ -241,7 +241,7 @@ public final class SweepActivitiesImpl implements SweepActivities {
             null,
             operation.account());
     try {
-      WorkflowClient.start(workflow::run, request);
+      WorkflowClient.start(workflow::run, request, null);
     } catch (WorkflowExecutionAlreadyStarted e) {
       // Someone started it meanwhile; it finds the same review.
     }

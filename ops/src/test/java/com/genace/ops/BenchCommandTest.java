@@ -44,7 +44,7 @@ class BenchCommandTest {
   }
 
   @Test
-  void bench_e2e_reports_ours_against_bare_workflows_and_the_cost_of_an_operation()
+  void bench_e2e_reports_ours_against_naive_and_bare_workflows_and_the_cost_of_an_operation()
       throws Exception {
     Set<Path> scratchBefore = scratchHomes();
     JsonNode json =
@@ -56,17 +56,29 @@ class BenchCommandTest {
     assertThat(json.get("warm_up").asInt()).isEqualTo(1);
     assertThat(json.get("delivered").asInt()).isEqualTo(4);
     assertThat(json.get("posts_per_operation").asDouble()).isEqualTo(1.0);
+    assertThat(json.get("naive_posts_per_operation").asDouble()).isEqualTo(1.0);
     assertPositive(
         json,
         "ours_per_s",
+        "naive_per_s",
         "bare_per_s",
         "ratio",
+        "ratio_naive",
         "gets_per_operation",
+        "naive_gets_per_operation",
         "statements_per_operation",
         "transitions_per_operation",
         "history_events_per_operation");
     assertThat(json.get("history_events_per_operation").asDouble())
         .isGreaterThan(json.get("bare_history_events_per_operation").asDouble());
+    // A start and three activities for either baseline; ours adds its search-attribute upserts.
+    assertThat(json.get("naive_actions_per_operation").asDouble()).isEqualTo(4.0);
+    assertThat(json.get("bare_actions_per_operation").asDouble()).isEqualTo(4.0);
+    assertThat(json.get("actions_per_operation").asDouble()).isGreaterThan(4.0);
+    assertThat(json.at("/actions_by_type/ours/UPSERT_WORKFLOW_SEARCH_ATTRIBUTES").asDouble())
+        .isPositive();
+    assertThat(json.at("/actions_by_type/naive/ACTIVITY_TASK_SCHEDULED Submit").asDouble())
+        .isEqualTo(1.0);
     // Its workers' logs and artifacts go with a bench that succeeded.
     assertThat(scratchHomes()).isSubsetOf(scratchBefore);
   }

@@ -126,7 +126,7 @@ class OrphanSweepTest {
                 .setTaskQueue(TaskQueues.OPERATIONS)
                 .setWorkflowRunTimeout(Duration.ofSeconds(30))
                 .build());
-    WorkflowClient.start(workflow::run, request("op-timeout"));
+    WorkflowClient.start(workflow::run, request("op-timeout"), null);
     harness.awaitPhase("op-timeout", Phase.OBSERVING);
     await()
         .atMost(Duration.ofSeconds(60))

@@ -149,9 +149,16 @@ class ReviewLoopTest {
     WorkflowMetadata metadata = stub.query("__temporal_workflow_metadata", WorkflowMetadata.class);
     assertThat(metadata.getCurrentDetails())
         .startsWith("**in_review**")
-        .contains("evidence: 1 job on Genace carries this operation id")
-        .contains("refused resolutions (latest last):")
+        .contains("**Evidence:** 1 job on Genace carries this operation id")
+        .contains("### Resolve with the signal `resolveReconciliation`")
+        .contains("{\"decision\":\"abandon\",\"reason\":\"<why>\",\"resolvedBy\":\"<your name>\"}")
+        .contains("./genace ops resolve op-")
+        .contains("**Refused resolutions** (latest last):")
         .contains("unknown field 'extra'");
+    assertThat(metadata.getCurrentDetails().indexOf("The latest resolution was refused"))
+        .as("the latest refusal comes first")
+        .isPositive()
+        .isLessThan(metadata.getCurrentDetails().indexOf("**Evidence:**"));
   }
 
   @Test

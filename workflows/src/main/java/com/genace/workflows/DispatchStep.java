@@ -8,7 +8,6 @@ import com.genace.model.ReviewReason;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
-import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -24,6 +23,11 @@ import java.util.function.Supplier;
  * it is not counted and waits briefly before dispatching again. The POST cannot be taken back: a
  * cancel request waits for the recorded outcome of an attempt a worker started, cancels one still
  * waiting in its queue (Temporal then never hands it out), and no attempt is scheduled after it.
+ *
+ * <p>From {@link VersionMarkers#BOUNDED_HISTORY}, waits in a row back off to {@link #MAX_WAIT} (a
+ * hint such as Genace's {@code Retry-After} is the least each waits), the phase stays {@code
+ * pending} for the attempts that follow a wait (no upsert per turn), and a long run continues as
+ * new after a wait ({@link RunChain}).
  */
 final class DispatchStep {
 
@@ -38,30 +42,60 @@ final class DispatchStep {
    */
   static final Duration PAUSED_RECHECK_INTERVAL = Duration.ofSeconds(5);
 
+  /**
+   * The longest a dispatch waits between attempts when nothing asks for longer: waits in a row
+   * double from one second to this, so that a wait of a month costs hundreds of turns, not hundreds
+   * of thousands, and an operation leaves within minutes once it may.
+   */
+  static final Duration MAX_WAIT = Duration.ofMinutes(5);
+
   private final OperationState operation;
   private final VersionMarkers versions;
   private final RegistrationStep registration;
   private final Cancellation cancellation;
   private final ReviewStep review;
+  private final RunChain chain;
+
+  /** Attempts in a row that provably sent nothing. */
+  private int notSent;
+
+  /** Waits in a row, for their backoff. */
+  private int waits;
+
+  /** Counters a continued run carried, for its first dispatch; null otherwise. */
+  private CarriedState resumed;
 
   DispatchStep(
       OperationState operation,
       VersionMarkers versions,
       RegistrationStep registration,
       Cancellation cancellation,
-      ReviewStep review) {
+      ReviewStep review,
+      RunChain chain) {
     this.operation = operation;
     this.versions = versions;
     this.registration = registration;
     this.cancellation = cancellation;
     this.review = review;
+    this.chain = chain;
+  }
+
+  /** A continued run resumes the wait between attempts where the previous run left it. */
+  void resume(CarriedState carried) {
+    resumed = carried;
   }
 
   Step dispatchUntilDecided(GenerationRequest request) {
-    int notSent = 0;
+    notSent = resumed == null ? 0 : resumed.notSentInARow();
+    waits = resumed == null ? 0 : resumed.waitsInARow();
+    resumed = null;
     while (true) {
-      operation.setPhase(
-          Phase.SUBMITTING, "dispatch attempt " + (operation.dispatchAttempts() + 1));
+      String attempt = "dispatch attempt " + (operation.dispatchAttempts() + 1);
+      if (versions.boundsHistory() && (waits > 0 || notSent > 0)) {
+        operation.setPhaseDetails(attempt + " (after waiting)");
+      } else {
+        operation.setPhase(Phase.SUBMITTING, attempt);
+      }
       DispatchResult dispatched = attemptDispatch(request);
       if (dispatched.outcome() != DispatchOutcome.PAUSED
           && dispatched.outcome() != DispatchOutcome.ALLOWANCE_EXHAUSTED) {
@@ -76,7 +110,7 @@ final class DispatchStep {
           return operation.finish(Phase.FAILED, "refused by Genace: " + dispatched.detail());
         }
         case NOT_SENT -> {
-          Optional<Step> gaveUp = afterNothingSent(++notSent, dispatched.detail());
+          Optional<Step> gaveUp = afterNothingSent(dispatched.detail());
           if (gaveUp.isPresent()) {
             return gaveUp.get();
           }
@@ -84,7 +118,9 @@ final class DispatchStep {
         case RATE_LIMITED ->
             waitBeforeDispatch(
                 Duration.ofMillis(Math.max(1000, dispatched.retryAfterMillis())),
-                "rate limited by Genace");
+                "rate limited by Genace (Retry-After "
+                    + Math.max(1, dispatched.retryAfterMillis() / 1000)
+                    + " s)");
         case PAUSED -> waitBeforeDispatch(PAUSED_RECHECK_INTERVAL, "dispatch paused");
         case ACCOUNT_REFUSED ->
             waitBeforeDispatch(PAUSED_RECHECK_INTERVAL, "Genace refused the account");
@@ -106,7 +142,7 @@ final class DispatchStep {
           // The ledger showed that this attempt never got as far as a POST (its task was lost or
           // it timed out waiting): an attempt that provably sent nothing.
           Optional<Step> gaveUp =
-              afterNothingSent(++notSent, "the ledger shows the attempt never reached its POST");
+              afterNothingSent("the ledger shows the attempt never reached its POST");
           if (gaveUp.isPresent()) {
             return gaveUp.get();
           }
@@ -116,11 +152,11 @@ final class DispatchStep {
   }
 
   /**
-   * After the {@code notSent}-th attempt in a row that provably sent nothing: waits before the next
-   * one, or, after {@value #MAX_NOT_SENT_ATTEMPTS}, returns the review an operator decides.
+   * After an attempt that provably sent nothing: waits before the next one, or, after {@value
+   * #MAX_NOT_SENT_ATTEMPTS} in a row, returns the review an operator decides.
    */
-  private Optional<Step> afterNothingSent(int notSent, String detail) {
-    if (notSent >= MAX_NOT_SENT_ATTEMPTS) {
+  private Optional<Step> afterNothingSent(String detail) {
+    if (++notSent >= MAX_NOT_SENT_ATTEMPTS) {
       return Optional.of(review.open(ReviewReason.DISPATCH_NOT_SENT_REPEATEDLY, detail, null));
     }
     waitBeforeDispatch(notSentBackoff(notSent), "not sent: " + detail);
@@ -210,9 +246,24 @@ final class DispatchStep {
         "dispatch did not report back: " + ActivityFailures.describe(failure));
   }
 
-  private void waitBeforeDispatch(Duration delay, String why) {
-    operation.setPhase(Phase.PENDING, why + "; dispatching again in " + delay.toSeconds() + " s");
-    Workflow.sleep(delay);
+  /**
+   * Waits before the next attempt, at least {@code hint}; then, from {@link
+   * VersionMarkers#BOUNDED_HISTORY}, a long run continues as new here (the last attempt sent
+   * nothing, as its recorded outcome says).
+   */
+  private void waitBeforeDispatch(Duration hint, String why) {
+    Duration delay = versions.boundsHistory() ? backoff(hint, ++waits) : hint;
+    String waiting = why + "; dispatching again in " + delay.toSeconds() + " s";
+    operation.setPhase(Phase.PENDING, waiting);
+    Timers.sleep(delay, waiting);
+    chain.continueIfDue(Step.DISPATCH, notSent, waits, () -> true);
+  }
+
+  /** The {@code waitsInARow}-th wait in a row: doubling from 1 s to {@link #MAX_WAIT}. */
+  static Duration backoff(Duration hint, int waitsInARow) {
+    Duration doubled = Duration.ofSeconds(1L << Math.min(waitsInARow - 1, 20));
+    Duration backoff = doubled.compareTo(MAX_WAIT) > 0 ? MAX_WAIT : doubled;
+    return hint.compareTo(backoff) > 0 ? hint : backoff;
   }
 
   private static Duration notSentBackoff(int attempt) {

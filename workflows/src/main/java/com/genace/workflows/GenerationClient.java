@@ -108,7 +108,7 @@ public final class GenerationClient {
                     "Genace generation `" + request.operationId() + "` (" + request.model() + ")")
                 .build());
     try {
-      WorkflowExecution execution = WorkflowClient.start(workflow::run, request);
+      WorkflowExecution execution = WorkflowClient.start(workflow::run, request, null);
       return new Started(workflowId, execution.getRunId(), false);
     } catch (WorkflowExecutionAlreadyStarted e) {
       List<String> differences =

@@ -27,8 +27,16 @@ public interface GenerationWorkflow {
     return "generation/" + operationId;
   }
 
+  /**
+   * Runs the operation to its end.
+   *
+   * @param request what to generate; validated, and the same for every run of the operation
+   * @param carried null when a client starts the operation (clients pass only the request); the
+   *     state a run hands to the run it continues as new with, after its history grew long while
+   *     waiting
+   */
   @WorkflowMethod
-  OperationResult run(GenerationRequest request);
+  OperationResult run(GenerationRequest request, CarriedState carried);
 
   /**
    * An operator's decision on an open review, as a {@link ReviewResolution}'s JSON. Taken raw so

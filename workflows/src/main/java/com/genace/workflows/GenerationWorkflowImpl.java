@@ -24,6 +24,9 @@ import io.temporal.failure.ApplicationFailure;
  * end, and a render Genace accepted keeps its remote job id in the ledger. Workflows started before
  * that change end at once on a Temporal cancel, as they did.
  *
+ * <p>A run whose history has grown long continues as new from one of its waits ({@link RunChain}),
+ * and the next run resumes there with what this one carried ({@link CarriedState}).
+ *
  * <p>What the operation is and how it is shown (search attributes, the Web UI's current details,
  * {@code describe}) is {@link OperationState}; the changes behind version markers are {@link
  * VersionMarkers}; every activity's options are {@link ActivityStubs}.
@@ -37,35 +40,52 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   public static final String RECONCILER = "reconciler";
 
   private final VersionMarkers versions = new VersionMarkers();
-  private final OperationState operation = new OperationState();
+  private final OperationState operation = new OperationState(versions);
   private final Cancellation cancellation = new Cancellation(operation, versions);
+  private final RunChain chain = new RunChain(operation, versions, cancellation);
   private final ResolutionCheck resolutionCheck = new ResolutionCheck(operation, versions);
   private final ResolutionInbox resolutions =
       new ResolutionInbox(operation, versions, resolutionCheck);
   private final ReviewStep review =
-      new ReviewStep(operation, versions, cancellation, resolutions, resolutionCheck);
+      new ReviewStep(operation, versions, cancellation, resolutions, resolutionCheck, chain);
   private final RegistrationStep registration = new RegistrationStep(operation, versions);
   private final DispatchStep dispatch =
-      new DispatchStep(operation, versions, registration, cancellation, review);
+      new DispatchStep(operation, versions, registration, cancellation, review, chain);
   private final ObservationStep observation = new ObservationStep(operation, versions, review);
   private final DeliveryStep delivery = new DeliveryStep(operation, cancellation);
   private final CancelBookkeeping afterCancel =
       new CancelBookkeeping(operation, cancellation, review);
 
   @Override
-  public OperationResult run(GenerationRequest request) {
+  public OperationResult run(GenerationRequest request, CarriedState carried) {
     requireValid(request);
     operation.begin(request.operationId());
-    registration.register(request);
+    chain.begin(request, carried);
+    if (carried == null) {
+      registration.register(request);
+    } else {
+      registration.resume();
+    }
     if (!cancellation.decideWhetherCancellable()) {
       // Started before cancellation with meaning: a Temporal cancel ends it at once, as it did.
       runSteps(request, Step.DISPATCH);
       return operation.result();
     }
-    if (cancellation.runUntilCancelled(() -> runSteps(request, Step.DISPATCH))) {
+    Step first = carried == null ? Step.DISPATCH : resume(carried);
+    if (cancellation.runUntilCancelled(() -> runSteps(request, first))) {
       afterCancel.end(step -> runSteps(request, step));
     }
     return operation.result();
+  }
+
+  /** A continued run takes over the previous run's state and resumes its wait. */
+  private Step resume(CarriedState carried) {
+    operation.resume(carried);
+    if (carried.step() == Step.REVIEW) {
+      return review.resume(carried);
+    }
+    dispatch.resume(carried);
+    return Step.DISPATCH;
   }
 
   private void runSteps(GenerationRequest request, Step first) {

@@ -4,17 +4,20 @@ import com.genace.delivery.DeliveredArtifact;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
 import com.genace.review.ReviewCase;
+import io.temporal.common.SearchAttributeKey;
 import io.temporal.common.SearchAttributeUpdate;
 import io.temporal.workflow.Workflow;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 
 /**
  * The operation as the workflow knows it, and the one place it is shown: a phase change upserts the
- * search attributes and rewrites the Web UI's current details, {@link #view} is what {@code
- * describe} answers, and {@link #finish} decides the result.
+ * search attributes (from {@link VersionMarkers#BOUNDED_HISTORY}, only those whose value changes)
+ * and rewrites the Web UI's current details, {@link #view} is what {@code describe} answers, {@link
+ * #finish} decides the result, and {@link #carry} / {@link #resume} hand it to a continued run.
  */
 final class OperationState {
 
@@ -32,11 +35,50 @@ final class OperationState {
   private ReviewCase review;
   private final Set<String> jobIdsSeen = new LinkedHashSet<>();
   private final List<String> rejectedResolutions = new ArrayList<>();
+
+  /** The latest resolution refused since the current review opened, shown first; else null. */
+  private String refusedInReview;
+
   private List<DeliveredArtifact> artifacts = List.of();
   private OperationResult result;
+  private final VersionMarkers versions;
+
+  OperationState(VersionMarkers versions) {
+    this.versions = versions;
+  }
 
   void begin(String id) {
     operationId = id;
+  }
+
+  /**
+   * A continued run takes over what the previous run carried; the search attributes came with the
+   * run, so nothing is upserted.
+   */
+  void resume(CarriedState carried) {
+    dispatchAttempts = carried.dispatchAttempts();
+    remoteJobId = carried.remoteJobId();
+    review = carried.review();
+    jobIdsSeen.addAll(carried.jobIdsSeen());
+    rejectedResolutions.addAll(carried.refusals());
+    refusedInReview = carried.refusedInReview();
+    phase = carried.step() == Step.REVIEW ? Phase.IN_REVIEW : Phase.PENDING;
+  }
+
+  /** What the next run needs to resume at {@code step}. */
+  CarriedState carry(Step step, int notSentInARow, int waitsInARow, int runs) {
+    int keptFrom = Math.max(0, rejectedResolutions.size() - CarriedState.REFUSALS_CARRIED);
+    return new CarriedState(
+        step,
+        dispatchAttempts,
+        remoteJobId,
+        review,
+        List.copyOf(jobIdsSeen),
+        rejectedResolutions.subList(keptFrom, rejectedResolutions.size()),
+        refusedInReview,
+        notSentInARow,
+        waitsInARow,
+        runs);
   }
 
   String operationId() {
@@ -72,6 +114,12 @@ final class OperationState {
     return review;
   }
 
+  /** A review opens: what was refused in an earlier one is no longer shown first. */
+  void openReview(ReviewCase opened) {
+    refusedInReview = null;
+    recordReview(opened);
+  }
+
   void recordReview(ReviewCase current) {
     review = current;
     if (current.evidenceRemoteJobId() != null) {
@@ -101,18 +149,50 @@ final class OperationState {
     return result != null;
   }
 
-  /** Publishes a phase: the search attributes (an upsert command) and the current details. */
+  /**
+   * Publishes a phase: the search attributes (an upsert command, when one changes) and the current
+   * details.
+   */
   void setPhase(Phase next, String details) {
     phase = next;
     List<SearchAttributeUpdate<?>> updates = new ArrayList<>();
-    updates.add(GenerationSearchAttributes.PHASE.valueSet(next.wire()));
-    updates.add(GenerationSearchAttributes.NEEDS_REVIEW.valueSet(next == Phase.IN_REVIEW));
+    addIfChanged(updates, GenerationSearchAttributes.PHASE, shown(next).wire());
+    addIfChanged(updates, GenerationSearchAttributes.NEEDS_REVIEW, next == Phase.IN_REVIEW);
     if (remoteJobId != null) {
-      updates.add(GenerationSearchAttributes.REMOTE_JOB_ID.valueSet(remoteJobId));
+      addIfChanged(updates, GenerationSearchAttributes.REMOTE_JOB_ID, remoteJobId);
     }
-    Workflow.upsertTypedSearchAttributes(updates.toArray(new SearchAttributeUpdate<?>[0]));
+    if (!updates.isEmpty()) {
+      Workflow.upsertTypedSearchAttributes(updates.toArray(new SearchAttributeUpdate<?>[0]));
+    }
     phaseDetails = details;
     showDetails();
+  }
+
+  /**
+   * The phase as the search attribute shows it. From {@link VersionMarkers#BOUNDED_HISTORY} the
+   * passing phases an operator does not look for are shown as the one before them (a POST in flight
+   * as {@code pending}, a delivery as {@code observing}), so that an ordinary operation costs two
+   * upserts (observing, then its end) instead of four; the ledger and describe have the exact
+   * phase.
+   */
+  private Phase shown(Phase next) {
+    if (!versions.boundsHistory()) {
+      return next;
+    }
+    return switch (next) {
+      case SUBMITTING -> Phase.PENDING;
+      case DELIVERING -> Phase.OBSERVING;
+      default -> next;
+    };
+  }
+
+  /** Earlier versions upsert every attribute on every phase change. */
+  private <T> void addIfChanged(
+      List<SearchAttributeUpdate<?>> updates, SearchAttributeKey<T> key, T value) {
+    if (!versions.boundsHistory()
+        || !Objects.equals(Workflow.getTypedSearchAttributes().get(key), value)) {
+      updates.add(key.valueSet(value));
+    }
   }
 
   /**
@@ -127,24 +207,32 @@ final class OperationState {
   /** Lists a refused resolution where describe and the Web UI show it. */
   void addRefusal(String refusal) {
     rejectedResolutions.add(refusal);
+    if (phase == Phase.IN_REVIEW) {
+      refusedInReview = refusal;
+    }
   }
 
   /**
-   * The Web UI's current details: the phase and what it waits for, the review's evidence, the
-   * remote job and the latest refused resolutions. Metadata only, no command: refreshing it changes
-   * no history.
+   * The Web UI's current details, in Markdown: the phase and what it waits for; in review, the
+   * latest refusal first, then the reason, the evidence and what to send ({@link ReviewDetails});
+   * the remote job and the latest refused resolutions. Metadata only, no command: refreshing it
+   * changes no history.
    */
   void showDetails() {
     StringBuilder details = new StringBuilder("**" + phase.wire() + "** — " + phaseDetails);
-    if (phase == Phase.IN_REVIEW && review != null && review.evidence() != null) {
-      details.append("\n\nevidence: ").append(review.evidence().summary());
+    boolean inReview = phase == Phase.IN_REVIEW && review != null;
+    if (inReview && refusedInReview != null) {
+      details.append("\n\n> **The latest resolution was refused.** ").append(refusedInReview);
     }
     if (remoteJobId != null) {
-      details.append("\n\nremote job: `").append(remoteJobId).append('`');
+      details.append("\n\n**Remote job:** `").append(remoteJobId).append('`');
+    }
+    if (inReview) {
+      details.append("\n\n").append(ReviewDetails.of(operationId, review));
     }
     int shown = Math.min(REFUSALS_SHOWN, rejectedResolutions.size());
     if (shown > 0) {
-      details.append("\n\nrefused resolutions (latest last):");
+      details.append("\n\n**Refused resolutions** (latest last):");
       rejectedResolutions
           .subList(rejectedResolutions.size() - shown, rejectedResolutions.size())
           .forEach(refusal -> details.append("\n- ").append(refusal));

@@ -37,6 +37,14 @@ final class RegistrationStep {
   }
 
   /**
+   * A continued run: the operation was registered by the first run. The version is still asked, as
+   * every run decides its own.
+   */
+  void resume() {
+    versions.registration();
+  }
+
+  /**
    * Whether the next dispatch attempt is the first one and registers the operation; asking hands
    * that over, so it is true once.
    */

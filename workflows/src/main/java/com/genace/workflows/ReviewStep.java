@@ -18,10 +18,16 @@ import java.util.Optional;
  * limit for a resolution (reminding periodically), applied one at a time until one is accepted. The
  * resolution decides the next step: {@code found_remote_job} observes the job it names, {@code
  * not_submitted} dispatches again, {@code abandon} ends the operation.
+ *
+ * <p>From {@link VersionMarkers#BOUNDED_HISTORY} the reminders back off from hourly to daily, and a
+ * long run continues as new while it waits ({@link RunChain}).
  */
 final class ReviewStep {
 
   static final Duration REVIEW_REMINDER_INTERVAL = Duration.ofHours(1);
+
+  /** Reminders double from {@link #REVIEW_REMINDER_INTERVAL} to this. */
+  static final Duration MAX_REMINDER_INTERVAL = Duration.ofDays(1);
 
   private static final OperationLog outcomes = OperationLog.ofWorkflow();
 
@@ -31,19 +37,33 @@ final class ReviewStep {
   private final ResolutionInbox inbox;
   private final ResolutionCheck check;
   private final EvidenceGathering evidence;
+  private final RunChain chain;
+
+  /** Reminders sent while this review waits, for their backoff. */
+  private int reminders;
 
   ReviewStep(
       OperationState operation,
       VersionMarkers versions,
       Cancellation cancellation,
       ResolutionInbox inbox,
-      ResolutionCheck check) {
+      ResolutionCheck check,
+      RunChain chain) {
     this.operation = operation;
     this.versions = versions;
     this.cancellation = cancellation;
     this.inbox = inbox;
     this.check = check;
     this.evidence = new EvidenceGathering(operation, inbox);
+    this.chain = chain;
+  }
+
+  /** A continued run goes on waiting for the review the previous run carried. */
+  Step resume(CarriedState carried) {
+    reminders = carried.waitsInARow();
+    operation.setPhase(
+        Phase.IN_REVIEW, "waiting for an operator: " + carried.review().reason().wire());
+    return Step.REVIEW;
   }
 
   /**
@@ -95,7 +115,8 @@ final class ReviewStep {
 
   /** The ledger holds the review already: the workflow shows it and waits for its resolution. */
   Step enter(ReviewReason reason, String detail, String evidenceRemoteJobId) {
-    operation.recordReview(new ReviewCase(reason, detail, evidenceRemoteJobId, null, null));
+    operation.openReview(new ReviewCase(reason, detail, evidenceRemoteJobId, null, null));
+    reminders = 0;
     operation.setPhase(Phase.IN_REVIEW, "waiting for an operator: " + reason.wire());
     outcomes.error(
         operation.operationId(),
@@ -112,8 +133,16 @@ final class ReviewStep {
 
   Step awaitResolution() {
     while (true) {
-      while (!Workflow.await(REVIEW_REMINDER_INTERVAL, inbox::hasPending)) {
+      if (!awaitSubmission()) {
         remind();
+        if (!versions.boundsHistory()) {
+          continue; // earlier versions start the next reminder's timer first
+        }
+      }
+      if (!inbox.hasPending()) {
+        // The reminder, or a history grown long (refused signals add to it too).
+        chain.continueIfDue(Step.REVIEW, 0, reminders, inbox::idle);
+        continue;
       }
       ResolutionInbox.Submission submission = inbox.take();
       Optional<String> refusal =
@@ -128,12 +157,35 @@ final class ReviewStep {
     }
   }
 
+  /**
+   * Waits for a resolution until the next reminder is due, and from {@link
+   * VersionMarkers#BOUNDED_HISTORY} until the run should continue as new; whether the wait ended
+   * before the reminder.
+   */
+  private boolean awaitSubmission() {
+    Duration interval = REVIEW_REMINDER_INTERVAL;
+    if (versions.boundsHistory()) {
+      Duration doubled = REVIEW_REMINDER_INTERVAL.multipliedBy(1L << Math.min(reminders, 10));
+      interval = doubled.compareTo(MAX_REMINDER_INTERVAL) > 0 ? MAX_REMINDER_INTERVAL : doubled;
+    }
+    return Timers.await(
+        interval,
+        "waiting for an operator: "
+            + operation.review().reason().wire()
+            + " (reminder in "
+            + interval.toHours()
+            + " h)",
+        () -> inbox.hasPending() || chain.due(),
+        versions.boundsHistory());
+  }
+
   /** Whether an operator's resolution would be taken now. */
   boolean acceptsResolution() {
     return operation.phase() == Phase.IN_REVIEW && !evidence.gathering() && inbox.idle();
   }
 
   private void remind() {
+    reminders++;
     outcomes.warn(
         operation.operationId(),
         operation.remoteJobId(),

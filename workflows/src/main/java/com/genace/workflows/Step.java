@@ -1,7 +1,7 @@
 package com.genace.workflows;
 
 /** Where an operation's course goes next: each step returns the step after it. */
-enum Step {
+public enum Step {
   DISPATCH,
   REVIEW,
   OBSERVE,

@@ -15,9 +15,10 @@ final class VersionMarkers {
    * faults ended), so version 2 registers with a scheduled activity again, as the default version
    * does. Version 3 registers in the first dispatch attempt (one activity and one workflow task
    * fewer per operation), falling back to the scheduled registration when that attempt never
-   * started or could not register ({@link DispatchStep}); version 4, what new workflows get, adds
-   * {@link #CANCEL_QUEUED_DISPATCH}. Versions 1 to 4 imply {@link #OBSERVE_BY_POLLING}, and
-   * versions 3 and 4 every later marker at its current version: such workflows record none of them.
+   * started or could not register ({@link DispatchStep}); version 4 adds {@link
+   * #CANCEL_QUEUED_DISPATCH}, and version 5, what new workflows get, {@link #BOUNDED_HISTORY}.
+   * Versions 1 to 5 imply {@link #OBSERVE_BY_POLLING}, and versions 3 to 5 every later marker at
+   * its current version: such workflows record none of them.
    */
   static final String REGISTER_LOCALLY = "register-locally";
 
@@ -31,6 +32,17 @@ final class VersionMarkers {
    * gathered again when it is applied ({@link ResolutionCheck}).
    */
   static final int CANCEL_QUEUED_DISPATCH = 4;
+
+  /**
+   * {@link #REGISTER_LOCALLY}'s version 5, what new workflows get: version 4, and besides no wait
+   * adds history without bound. Waits back off (dispatch waits to {@link DispatchStep#MAX_WAIT},
+   * review reminders to {@link ReviewStep#MAX_REMINDER_INTERVAL}), a search attribute is upserted
+   * only when its value changes ({@code GenacePhase} shows a POST in flight as {@code pending} and
+   * a delivery as {@code observing}), a wait that ends early cancels its timer, and a run that has
+   * grown past {@link HistoryBudget#MAX_EVENTS} continues as new from its waits, carrying its state
+   * ({@link CarriedState}).
+   */
+  static final int BOUNDED_HISTORY = 5;
 
   /** Polling observation (version 1); the default version observes the long way. */
   static final String OBSERVE_BY_POLLING = "observe-by-polling";
@@ -71,17 +83,25 @@ final class VersionMarkers {
   /** Set by {@link #REGISTER_LOCALLY}'s version {@value #CANCEL_QUEUED_DISPATCH}. */
   private boolean cancelsQueuedDispatch;
 
+  /** Set by {@link #REGISTER_LOCALLY}'s version {@value #BOUNDED_HISTORY}. */
+  private boolean boundsHistory;
+
   /**
-   * Asked once, before registering: 1 registers locally, the default and 2 schedule it, 3 and 4
-   * register in the first dispatch.
+   * Asked once, before registering (a continued run asks too, and registers nothing): 1 registers
+   * locally, the default and 2 schedule it, 3 to 5 register in the first dispatch.
    */
   int registration() {
-    int version =
-        Workflow.getVersion(REGISTER_LOCALLY, Workflow.DEFAULT_VERSION, CANCEL_QUEUED_DISPATCH);
+    int version = Workflow.getVersion(REGISTER_LOCALLY, Workflow.DEFAULT_VERSION, BOUNDED_HISTORY);
     registeredAfterPolling = version != Workflow.DEFAULT_VERSION;
     current = version >= REGISTER_IN_FIRST_DISPATCH;
     cancelsQueuedDispatch = version >= CANCEL_QUEUED_DISPATCH;
+    boundsHistory = version >= BOUNDED_HISTORY;
     return version;
+  }
+
+  /** Whether no wait adds history without bound ({@link #BOUNDED_HISTORY}). */
+  boolean boundsHistory() {
+    return boundsHistory;
   }
 
   /**

@@ -8,7 +8,6 @@ import io.temporal.api.history.v1.ActivityTaskScheduledEventAttributes;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.common.RetryOptions;
 import io.temporal.common.WorkflowExecutionHistory;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -48,7 +47,7 @@ class ActivityStubsTest {
   @MethodSource("histories")
   void saved_activities_were_scheduled_with_the_current_options(Path history) throws Exception {
     List<HistoryEvent> events =
-        WorkflowExecutionHistory.fromJson(Files.readString(history)).getEvents();
+        WorkflowExecutionHistory.fromJson(GenerationWorkflowReplayTest.read(history)).getEvents();
     for (HistoryEvent event : events) {
       if (event.getEventType() != EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) {
         continue;

@@ -8,12 +8,15 @@ import io.temporal.testing.WorkflowReplayer;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerOptions;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -55,7 +58,10 @@ class GenerationWorkflowReplayTest {
   static List<Path> histories() throws IOException, URISyntaxException {
     Path directory = Path.of(GenerationWorkflowReplayTest.class.getResource("/histories").toURI());
     try (Stream<Path> files = Files.list(directory)) {
-      return files.filter(f -> f.toString().endsWith(".json")).sorted().toList();
+      return files
+          .filter(f -> f.toString().endsWith(".json") || f.toString().endsWith(".json.gz"))
+          .sorted()
+          .toList();
     }
   }
 
@@ -63,7 +69,17 @@ class GenerationWorkflowReplayTest {
   @MethodSource("histories")
   void saved_history_replays_against_the_current_workflow_code(Path history) throws Exception {
     WorkflowReplayer.replayWorkflowExecution(
-        WorkflowExecutionHistory.fromJson(Files.readString(history)), worker);
+        WorkflowExecutionHistory.fromJson(read(history)), worker);
+  }
+
+  /** A run that continued as new is saved compressed: it holds about 2,000 events. */
+  static String read(Path history) throws IOException {
+    if (!history.toString().endsWith(".gz")) {
+      return Files.readString(history);
+    }
+    try (InputStream in = new GZIPInputStream(Files.newInputStream(history))) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
   }
 
   @Test
@@ -105,6 +121,11 @@ class GenerationWorkflowReplayTest {
             "polling-delivered.json",
             "polling-observation-worker-crash.json",
             "legacy-delivered.json",
-            "legacy-review-found-remote-job.json");
+            "legacy-review-found-remote-job.json",
+            "continued-allowance-exhausted-then-delivered-first-run.json.gz",
+            "continued-allowance-exhausted-then-delivered-last-run.json.gz",
+            "continued-rate-limited-then-delivered-first-run.json.gz",
+            "continued-review-found-remote-job-first-run.json.gz",
+            "continued-review-found-remote-job-last-run.json.gz");
   }
 }

@@ -20,7 +20,37 @@ final class Batch {
 
   static final int STARTERS = 8;
 
+  /**
+   * What batches of one kind did: how many workflows, from their first start to their last end,
+   * what the simulator received meanwhile, and the CPU time their worker process used.
+   */
+  record Run(long workflows, Duration elapsed, SimulatorControl.Counts calls, Duration workerCpu) {
+
+    Run plus(Run other) {
+      return new Run(
+          workflows + other.workflows,
+          elapsed.plus(other.elapsed),
+          calls.plus(other.calls),
+          workerCpu.plus(other.workerCpu));
+    }
+
+    /** Workflows completed per second of their batches. */
+    Double perSecond() {
+      return Figures.perSecond(workflows, elapsed);
+    }
+
+    /** The worker's CPU milliseconds per workflow; null where the OS does not tell. */
+    Double workerCpuMillisPerWorkflow() {
+      return workerCpu.isZero() ? null : Figures.perOperation(workerCpu.toMillis(), workflows);
+    }
+  }
+
   private Batch() {}
+
+  /** Generous: a stalled batch should fail with a clear message, not hang. */
+  static Duration timeout(int workflows) {
+    return Duration.ofSeconds(120 + workflows);
+  }
 
   /** Starts one workflow per id; {@code start} returns once the server accepted it. */
   static void startAll(List<String> ids, java.util.function.Consumer<String> start)

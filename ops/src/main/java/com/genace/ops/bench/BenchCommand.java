@@ -34,7 +34,8 @@ import picocli.CommandLine.Option;
       BenchCommand.EndToEnd.class,
       BenchCommand.Scale.class,
       BenchCommand.Soak.class,
-      BareWorker.Command.class
+      BareWorker.Command.class,
+      NaiveWorker.Command.class
     })
 public final class BenchCommand implements Runnable {
 
@@ -139,8 +140,10 @@ public final class BenchCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description =
           "N operations through the whole workflow (simulator with 0 ms renders, no faults)"
-              + " against a bare workflow of three no-op activities, on the same Temporal server"
-              + " with the same worker settings; each worker is a process of its own.")
+              + " against a naive workflow making the same HTTP calls without any of the safety,"
+              + " and a bare workflow of three no-op activities, on the same Temporal server with"
+              + " the same worker settings; each worker is a process of its own. Also Temporal"
+              + " Cloud's billable actions per operation, from the histories.")
   static final class EndToEnd extends Base {
 
     @Option(
@@ -154,8 +157,9 @@ public final class BenchCommand implements Runnable {
         names = "--warm-up",
         paramLabel = "W",
         description =
-            "Operations and bare workflows run before the measured batches, not counted (default"
-                + " N/2, at most 200). Thousands bring both workers nearer their steady state.")
+            "Operations, naive and bare workflows run before the measured batches, not counted"
+                + " (default N/2, at most 200). Thousands bring the workers nearer their steady"
+                + " state.")
     Integer warmUp;
 
     EndToEnd(Environment env) {

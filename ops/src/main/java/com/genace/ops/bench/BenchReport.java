@@ -33,7 +33,7 @@ final class BenchReport {
     return this;
   }
 
-  /** Figures by a key (a size, a statement), nested as they are; printed as one JSON object. */
+  /** A breakdown, printed as a JSON object (its values numbers, strings or breakdowns again). */
   BenchReport put(String field, Map<String, ?> value) {
     figures.put(field, value);
     return this;

@@ -2,6 +2,7 @@ package com.genace.ops.bench;
 
 import com.genace.db.Database;
 import com.genace.testkit.LoopbackPorts;
+import com.genace.worker.config.WorkerConfig;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;
 import com.genace.workflows.GenerationWorkflow;
@@ -15,44 +16,52 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 
 /**
- * {@code bench e2e}: N operations through the whole workflow against N bare workflows of three
- * no-op activities, on the same Temporal server, each served by a worker process of its own with
- * the same worker options.
+ * {@code bench e2e}: N operations through the whole workflow against N naive workflows making the
+ * same HTTP calls ({@link NaiveWorkflow}) and N bare workflows of three no-op activities ({@link
+ * BareWorkflow}), on the same Temporal server and simulator, each served by a worker process of its
+ * own with the same worker options.
  *
  * <ol>
- *   <li>Start the simulator with 0 ms renders and no faults, the worker ({@code genace worker}) and
- *       the bare worker ({@code genace bench bare-worker}); wait until both poll.
- *   <li>Warm up ({@code --warm-up}, by default {@link #warmUpSize}): as many operations as bare
- *       workflows, in the order ours, bare, neither measured nor counted. Every JVM (the Temporal
- *       server's, both workers') has then compiled its hot paths: without it the first batch,
- *       always ours, also paid for the shared server's compiler, and short runs measured mostly
- *       warm-up (a quarter to a third of every process's CPU went to the JIT compiler in
- *       500-operation batches).
+ *   <li>Start the simulator with 0 ms renders and no faults, the worker ({@code genace worker}),
+ *       the naive worker ({@code genace bench naive-worker}) and the bare worker ({@code genace
+ *       bench bare-worker}); wait until all three poll.
+ *   <li>Warm up ({@code --warm-up}, by default {@link #warmUpSize}): as many of each, in the order
+ *       ours, bare, naive, neither measured nor counted. Every JVM (the Temporal server's, the
+ *       workers') has then compiled its hot paths: without it the first batch, always ours, also
+ *       paid for the shared server's compiler, and short runs measured mostly warm-up (a quarter to
+ *       a third of every process's CPU went to the JIT compiler in 500-operation batches).
  *   <li>Count the statements the idle worker runs by itself for {@value #IDLE_SECONDS} s (its
  *       readiness and statistics loops): that background is subtracted below.
- *   <li>Ours and bare in batches of N/2, in the order ours, bare, bare, ours; each batch runs from
- *       its first start to its last result.
- *   <li>Per operation: POSTs and GETs from the simulator's counters, statements from the database
- *       (less the background), ledger transition rows, and Temporal history events (averaged over a
- *       sample of {@value #HISTORY_SAMPLE} workflows of each kind).
+ *   <li>All three in batches of N/2, in the order ours, bare, naive, naive, bare, ours, so that a
+ *       drift during the run weighs on each alike; each batch runs from its first start to its last
+ *       result, and the simulator's counters are read around it.
+ *   <li>Per operation: POSTs and GETs from the simulator's counters (ours and the naive's apart),
+ *       statements from the database (less the background), ledger transition rows, and from a
+ *       sample of {@value HistoryFigures#SAMPLE} histories of each kind the Temporal history events
+ *       and Temporal Cloud's billable actions ({@link BillableActions}), both also by event type;
+ *       and each worker's CPU time over the batches of its own kind.
  * </ol>
  */
 final class EndToEndBench {
 
   static final int IDLE_SECONDS = 10;
   static final int MAX_WARM_UP = 200;
-  static final int HISTORY_SAMPLE = 20;
   static final String NO_FAULTS =
       """
       {"job_duration_ms": 0, "fail_rate": 0, "latency_ms": 0, "rate_429": 0, "rate_5xx": 0,
        "lose_post_response_next": 0}""";
+  static final String MODEL = "image-v1";
+  static final String INPUT = "{\"prompt\":\"bench\"}";
 
   private final BenchServices services;
   private final Consumer<String> progress;
@@ -69,25 +78,40 @@ final class EndToEndBench {
     SimulatorControl simulator = services.simulator();
     simulator.setFaults(NO_FAULTS);
     WorkflowClient client = services.temporal().workflowClient();
-    GenerationClient generations = new GenerationClient(client);
     int statusPort = LoopbackPorts.free();
-    progress.accept("starting the worker and the bare worker (one JVM each)");
+    progress.accept("starting the worker, the naive worker and the bare worker (one JVM each)");
     try (ScratchHome home = ScratchHome.create(progress);
         Database database = services.open(2);
-        WorkerJvm ours =
+        WorkerJvm oursWorker =
             WorkerJvm.start(
                 workerEnvironment(home, statusPort), home.resolve("worker.log"), "worker");
-        WorkerJvm bare =
+        WorkerJvm naiveWorker =
+            WorkerJvm.start(
+                workerEnvironment(home, statusPort),
+                home.resolve("naive-worker.log"),
+                "bench",
+                "naive-worker");
+        WorkerJvm bareWorker =
             WorkerJvm.start(
                 workerEnvironment(home, statusPort),
                 home.resolve("bare-worker.log"),
                 "bench",
                 "bare-worker")) {
-      ours.awaitHttpOk(URI.create("http://127.0.0.1:" + statusPort + "/readyz"), startTimeout());
-      bare.awaitOutput(BareWorker.READY, startTimeout());
+      oursWorker.awaitHttpOk(
+          URI.create("http://127.0.0.1:" + statusPort + "/readyz"), startTimeout());
+      naiveWorker.awaitOutput(NaiveWorker.READY, startTimeout());
+      bareWorker.awaitOutput(BareWorker.READY, startTimeout());
+      Contender ours = ours(client, oursWorker);
+      Contender naive =
+          naive(client, naiveWorker, WorkerConfig.pollMaxDelay(services.workerEnvironment()));
+      Contender bare = bare(client, bareWorker);
       DataSource dataSource = database.dataSource();
       if (warmUpSize > 0) {
-        warmUp(generations, client, warmUpSize);
+        progress.accept("warming up: " + warmUpSize + " of each, not measured");
+        List<String> warmUpIds = ids(warmUpPrefix, warmUpSize);
+        for (Contender contender : List.of(ours, bare, naive)) {
+          batch(contender, warmUpIds, simulator);
+        }
       }
       StatementCounter counter = StatementCounter.open(dataSource);
       progress.accept("counting the idle worker's own statements for " + IDLE_SECONDS + " s");
@@ -97,50 +121,71 @@ final class EndToEndBench {
       double background =
           (counter.read() - idleStart) * 1e9 / (System.nanoTime() - idleStarted); // per second
 
-      List<String> ids = new ArrayList<>();
-      List<String> bareIds = new ArrayList<>();
-      for (int i = 0; i < operations; i++) {
-        ids.add(prefix + i);
-        bareIds.add("bench-bare/" + prefix + i);
-      }
-      int half = operations / 2;
-      SimulatorControl.Counts simulatorBefore = simulator.counts();
+      List<String> ids = ids(prefix, operations);
+      List<List<String>> halves =
+          List.of(ids.subList(0, operations / 2), ids.subList(operations / 2, operations));
+      Map<Contender, Batch.Run> runs = new HashMap<>();
+      Map<Contender, Integer> batchesRun = new HashMap<>();
       long statementsBefore = counter.read();
       long windowStarted = System.nanoTime();
-      Duration oursElapsed = Duration.ZERO;
-      Duration bareElapsed = Duration.ZERO;
-      oursElapsed = oursElapsed.plus(ours(generations, client, ids.subList(0, half)));
-      bareElapsed = bareElapsed.plus(bare(client, bareIds.subList(0, half)));
-      bareElapsed = bareElapsed.plus(bare(client, bareIds.subList(half, operations)));
-      oursElapsed = oursElapsed.plus(ours(generations, client, ids.subList(half, operations)));
+      for (Contender contender : List.of(ours, bare, naive, naive, bare, ours)) {
+        int half = batchesRun.merge(contender, 1, Integer::sum) - 1;
+        runs.merge(contender, batch(contender, halves.get(half), simulator), Batch.Run::plus);
+      }
       long statements = counter.read() - statementsBefore;
       double window = (System.nanoTime() - windowStarted) / 1e9;
-      SimulatorControl.Counts calls = simulator.counts().minus(simulatorBefore);
 
-      Double oursRate = Figures.perSecond(operations, oursElapsed);
-      Double bareRate = Figures.perSecond(operations, bareElapsed);
+      Batch.Run oursRun = runs.get(ours);
+      Batch.Run naiveRun = runs.get(naive);
+      progress.accept("reading " + HistoryFigures.SAMPLE + " histories of each kind");
+      HistoryFigures oursHistories = HistoryFigures.of(client, ours.workflowIds(ids));
+      HistoryFigures naiveHistories = HistoryFigures.of(client, naive.workflowIds(ids));
+      HistoryFigures bareHistories = HistoryFigures.of(client, bare.workflowIds(ids));
+      Map<String, Map<String, Double>> actionsByType = new LinkedHashMap<>();
+      actionsByType.put("ours", oursHistories.actionsByType());
+      actionsByType.put("naive", naiveHistories.actionsByType());
+      actionsByType.put("bare", bareHistories.actionsByType());
+      Map<String, Map<String, Double>> eventsByType = new LinkedHashMap<>();
+      eventsByType.put("ours", oursHistories.eventsByType());
+      eventsByType.put("naive", naiveHistories.eventsByType());
+      eventsByType.put("bare", bareHistories.eventsByType());
       return home.succeeded(
           new BenchReport("e2e")
               .put("operations", operations)
               .put("warm_up", warmUpSize)
-              .put("ours_per_s", oursRate)
-              .put("bare_per_s", bareRate)
-              .put("ratio", Figures.ratio(oursRate, bareRate))
-              .put("posts_per_operation", Figures.perOperation(calls.posts(), operations))
-              .put("gets_per_operation", Figures.perOperation(calls.gets(), operations))
+              .put("ours_per_s", oursRun.perSecond())
+              .put("naive_per_s", naiveRun.perSecond())
+              .put("bare_per_s", runs.get(bare).perSecond())
+              .put("ratio", Figures.ratio(oursRun.perSecond(), runs.get(bare).perSecond()))
+              .put("ratio_naive", Figures.ratio(oursRun.perSecond(), naiveRun.perSecond()))
+              .put("posts_per_operation", Figures.perOperation(oursRun.calls().posts(), operations))
+              .put("gets_per_operation", Figures.perOperation(oursRun.calls().gets(), operations))
+              .put(
+                  "naive_posts_per_operation",
+                  Figures.perOperation(naiveRun.calls().posts(), operations))
+              .put(
+                  "naive_gets_per_operation",
+                  Figures.perOperation(naiveRun.calls().gets(), operations))
               .put(
                   "statements_per_operation",
                   Figures.perOperation(Math.max(0, statements - background * window), operations))
               .put(
                   "transitions_per_operation",
                   Figures.perOperation(transitions(dataSource), operations))
-              .put("history_events_per_operation", historyEvents(client, sample(ids, true)))
-              .put(
-                  "bare_history_events_per_operation",
-                  historyEvents(client, sample(bareIds, false)))
+              .put("actions_per_operation", oursHistories.actionsPerWorkflow())
+              .put("naive_actions_per_operation", naiveHistories.actionsPerWorkflow())
+              .put("bare_actions_per_operation", bareHistories.actionsPerWorkflow())
+              .put("history_events_per_operation", oursHistories.eventsPerWorkflow())
+              .put("naive_history_events_per_operation", naiveHistories.eventsPerWorkflow())
+              .put("bare_history_events_per_operation", bareHistories.eventsPerWorkflow())
               .put("delivered", delivered(dataSource))
               .put("statements_source", counter.source())
-              .put("background_statements_per_s", Figures.round(background)));
+              .put("background_statements_per_s", Figures.round(background))
+              .put("worker_cpu_ms_per_operation", oursRun.workerCpuMillisPerWorkflow())
+              .put("naive_worker_cpu_ms_per_operation", naiveRun.workerCpuMillisPerWorkflow())
+              .put("bare_worker_cpu_ms_per_operation", runs.get(bare).workerCpuMillisPerWorkflow())
+              .put("actions_by_type", actionsByType)
+              .put("history_events_by_type", eventsByType));
     }
   }
 
@@ -154,63 +199,69 @@ final class EndToEndBench {
     return Math.min(MAX_WARM_UP, Math.max(1, operations / 2));
   }
 
-  private void warmUp(GenerationClient generations, WorkflowClient client, int size)
+  private Batch.Run batch(Contender contender, List<String> ids, SimulatorControl simulator)
       throws InterruptedException {
-    progress.accept("warming up: " + size + " of each, not measured");
-    List<String> ids = new ArrayList<>();
-    for (int i = 0; i < size; i++) {
-      ids.add(warmUpPrefix + i);
-    }
-    ours(generations, client, ids);
-    bare(client, ids.stream().map(id -> "bench-bare/" + id).toList());
+    progress.accept(contender.name() + ": " + ids.size() + " workflows");
+    return contender.run(ids, simulator);
   }
 
-  private Duration ours(GenerationClient generations, WorkflowClient client, List<String> ids)
-      throws InterruptedException {
-    progress.accept("ours: " + ids.size() + " operations");
-    return Batch.run(
-        ids,
-        id -> generations.start(new GenerationRequest(id, "image-v1", "{\"prompt\":\"bench\"}")),
+  private static List<String> ids(String prefix, int size) {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < size; i++) {
+      ids.add(prefix + i);
+    }
+    return ids;
+  }
+
+  /** The whole workflow, started as an application does. */
+  private static Contender ours(WorkflowClient client, WorkerJvm worker) {
+    GenerationClient generations = new GenerationClient(client);
+    return new Contender(
+        "ours",
+        worker,
+        GenerationWorkflow::workflowId,
+        id -> generations.start(new GenerationRequest(id, MODEL, INPUT)),
         id ->
             client
                 .newUntypedWorkflowStub(GenerationWorkflow.workflowId(id))
-                .getResultAsync(OperationResult.class),
-        batchTimeout(ids.size()));
+                .getResultAsync(OperationResult.class));
   }
 
-  private Duration bare(WorkflowClient client, List<String> ids) throws InterruptedException {
-    progress.accept("bare: " + ids.size() + " workflows");
-    return Batch.run(
-        ids,
+  /** The same request through the naive workflow; its operation id is its workflow id. */
+  private static Contender naive(WorkflowClient client, WorkerJvm worker, Duration pollMaxDelay) {
+    UnaryOperator<String> workflowId = id -> "bench-naive/" + id;
+    return new Contender(
+        "naive",
+        worker,
+        workflowId,
         id ->
             WorkflowClient.start(
                 client.newWorkflowStub(
-                        BareWorkflow.class,
-                        WorkflowOptions.newBuilder()
-                            .setWorkflowId(id)
-                            .setTaskQueue(BareWorkflow.TASK_QUEUE)
-                            .build())
+                        NaiveWorkflow.class,
+                        options(workflowId.apply(id), NaiveWorkflow.TASK_QUEUE))
+                    ::run,
+                new NaiveWorkflow.Request(
+                    workflowId.apply(id), MODEL, INPUT, pollMaxDelay.toSeconds())),
+        id -> client.newUntypedWorkflowStub(workflowId.apply(id)).getResultAsync(Integer.class));
+  }
+
+  private static Contender bare(WorkflowClient client, WorkerJvm worker) {
+    UnaryOperator<String> workflowId = id -> "bench-bare/" + id;
+    return new Contender(
+        "bare",
+        worker,
+        workflowId,
+        id ->
+            WorkflowClient.start(
+                client.newWorkflowStub(
+                        BareWorkflow.class, options(workflowId.apply(id), BareWorkflow.TASK_QUEUE))
                     ::run,
                 id),
-        id -> client.newUntypedWorkflowStub(id).getResultAsync(String.class),
-        batchTimeout(ids.size()));
+        id -> client.newUntypedWorkflowStub(workflowId.apply(id)).getResultAsync(String.class));
   }
 
-  private static List<String> sample(List<String> ids, boolean generation) {
-    List<String> picked = new ArrayList<>();
-    int step = Math.max(1, ids.size() / HISTORY_SAMPLE);
-    for (int i = 0; i < ids.size() && picked.size() < HISTORY_SAMPLE; i += step) {
-      picked.add(generation ? GenerationWorkflow.workflowId(ids.get(i)) : ids.get(i));
-    }
-    return picked;
-  }
-
-  private static Double historyEvents(WorkflowClient client, List<String> workflowIds) {
-    long events = 0;
-    for (String workflowId : workflowIds) {
-      events += client.fetchHistory(workflowId).getEvents().size();
-    }
-    return Figures.perOperation(events, workflowIds.size());
+  private static WorkflowOptions options(String workflowId, String taskQueue) {
+    return WorkflowOptions.newBuilder().setWorkflowId(workflowId).setTaskQueue(taskQueue).build();
   }
 
   private long transitions(DataSource dataSource) throws SQLException {
@@ -238,10 +289,5 @@ final class EndToEndBench {
 
   private static Duration startTimeout() {
     return Duration.ofSeconds(120);
-  }
-
-  /** Generous: a stalled run should fail with a clear message, not hang. */
-  private static Duration batchTimeout(int operations) {
-    return Duration.ofSeconds(120 + operations);
   }
 }

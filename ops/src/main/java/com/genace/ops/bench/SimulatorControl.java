@@ -20,6 +20,10 @@ final class SimulatorControl {
     Counts minus(Counts before) {
       return new Counts(posts - before.posts, gets - before.gets);
     }
+
+    Counts plus(Counts other) {
+      return new Counts(posts + other.posts, gets + other.gets);
+    }
   }
 
   private static final ObjectMapper JSON = new ObjectMapper();

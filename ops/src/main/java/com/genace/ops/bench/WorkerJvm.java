@@ -130,6 +130,11 @@ final class WorkerJvm implements AutoCloseable {
         "the worker did not print '" + text + "' within " + timeout.toSeconds() + " s" + tail());
   }
 
+  /** The CPU time the process has used so far (all its threads), or zero where the OS hides it. */
+  Duration cpuTime() {
+    return process.toHandle().info().totalCpuDuration().orElse(Duration.ZERO);
+  }
+
   /** Resident set size from /proc, or null where there is no /proc. */
   Long rssBytes() {
     Long kib = procStatus("VmRSS");

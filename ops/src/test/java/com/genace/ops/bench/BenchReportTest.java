@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class BenchReportTest {
@@ -25,6 +26,16 @@ class BenchReportTest {
     assertThat(json.get("clients").isIntegralNumber()).isTrue();
     assertThat(json.get("ratio").isNull()).isTrue();
     assertThat(json.toString()).doesNotContain("\n");
+  }
+
+  @Test
+  void a_breakdown_is_a_json_object_of_its_own() {
+    JsonNode json =
+        new BenchReport("e2e")
+            .put("actions_by_type", Map.of("ours", Map.of("TIMER_STARTED", 0.5)))
+            .toJson();
+
+    assertThat(json.at("/actions_by_type/ours/TIMER_STARTED").asDouble()).isEqualTo(0.5);
   }
 
   @Test

@@ -18,20 +18,29 @@ import com.genace.workflows.GenerationRequest;
 import com.genace.workflows.GenerationSearchAttributes;
 import com.genace.workflows.GenerationWorkflow;
 import com.genace.workflows.GenerationWorkflowImpl;
+import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.enums.v1.IndexedValueType;
+import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.testing.WorkflowReplayer;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.zip.GZIPOutputStream;
 
 /**
  * Everything real for end-to-end workflow tests: the Temporal test server (time skipping), the
@@ -250,9 +259,71 @@ public final class GenerationHarness implements AutoCloseable {
     WorkflowExecutionHistory history =
         temporal.getWorkflowClient().fetchHistory(GenerationWorkflow.workflowId(operationId));
     WorkflowReplayer.replayWorkflowExecution(history, GenerationWorkflowImpl.class);
+    requireTimerSummaries(history);
     String directory = System.getProperty("genace.recordHistories");
     if (directory != null) {
       Files.writeString(Path.of(directory, fixtureName + ".json"), history.toJson(true));
+    }
+  }
+
+  /**
+   * Every run of the operation's workflow, first to last: the latest run, then each run it
+   * continued from.
+   */
+  public List<WorkflowExecutionHistory> runs(String operationId) {
+    WorkflowClient client = temporal.getWorkflowClient();
+    String workflowId = GenerationWorkflow.workflowId(operationId);
+    List<WorkflowExecutionHistory> runs = new ArrayList<>();
+    WorkflowExecutionHistory run = client.fetchHistory(workflowId);
+    while (true) {
+      runs.add(0, run);
+      String previous =
+          run.getEvents()
+              .get(0)
+              .getWorkflowExecutionStartedEventAttributes()
+              .getContinuedExecutionRunId();
+      if (previous.isEmpty()) {
+        return runs;
+      }
+      run = client.fetchHistory(workflowId, previous);
+    }
+  }
+
+  /**
+   * Replays every run of the operation, and saves its first run and its last one as regression
+   * fixtures ({@code NAME-first-run.json.gz}, {@code NAME-last-run.json.gz}, compressed: a run that
+   * continued as new holds about 2,000 events) when {@code genace.recordHistories} names a
+   * directory.
+   */
+  public void replayAndRecordRuns(String operationId, String fixtureName) throws Exception {
+    List<WorkflowExecutionHistory> runs = runs(operationId);
+    for (WorkflowExecutionHistory run : runs) {
+      WorkflowReplayer.replayWorkflowExecution(run, GenerationWorkflowImpl.class);
+      requireTimerSummaries(run);
+    }
+    String directory = System.getProperty("genace.recordHistories");
+    if (directory != null) {
+      writeCompressed(runs.get(0), Path.of(directory, fixtureName + "-first-run.json.gz"));
+      writeCompressed(
+          runs.get(runs.size() - 1), Path.of(directory, fixtureName + "-last-run.json.gz"));
+    }
+  }
+
+  private static void writeCompressed(WorkflowExecutionHistory run, Path file) throws IOException {
+    try (Writer out =
+        new OutputStreamWriter(
+            new GZIPOutputStream(Files.newOutputStream(file)), StandardCharsets.UTF_8)) {
+      out.write(run.toJson(true));
+    }
+  }
+
+  /** Every timer says in the Web UI what it waits for, instead of showing its bare id. */
+  public static void requireTimerSummaries(WorkflowExecutionHistory history) {
+    for (HistoryEvent event : history.getEvents()) {
+      if (event.getEventType() == EventType.EVENT_TYPE_TIMER_STARTED
+          && !event.getUserMetadata().hasSummary()) {
+        throw new AssertionError("timer without a summary: event " + event.getEventId());
+      }
     }
   }
 
