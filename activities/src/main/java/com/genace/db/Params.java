@@ -41,9 +41,15 @@ public final class Params {
     return this;
   }
 
-  /** A length of time, bound as text for a {@code ?::interval} parameter. */
+  /**
+   * A length of time, bound as text for a {@code ?::interval} parameter: seconds with their
+   * milliseconds, as PostgreSQL reads a milliseconds field only up to about 24 days.
+   */
   public Params interval(Duration value) throws SQLException {
-    statement.setString(++index, value.toMillis() + " milliseconds");
+    long millis = value.toMillis();
+    statement.setString(
+        ++index,
+        String.format(java.util.Locale.ROOT, "%d.%03d seconds", millis / 1000, millis % 1000));
     return this;
   }
 

@@ -82,7 +82,9 @@ final class LifecycleWrites {
 
   /**
    * A cancel request for an operation that had already ended: kept in its history (not accepted, as
-   * it changed nothing), the row untouched.
+   * it changed nothing), the row untouched. The row is locked against deletion ({@code FOR KEY
+   * SHARE}) while the history row goes in, so that the retention, which deletes an ended operation
+   * and then its history, never leaves this one behind.
    */
   static final SqlStatement NOTE_CANCEL_AFTER_END =
       SqlStatement.of(
@@ -94,6 +96,7 @@ final class LifecycleWrites {
                  ?::jsonb || '{"denied": "already_ended"}'
           FROM app_generation_operations o
           WHERE o.operation_id = ? AND o.next_action = 'none'
+          FOR KEY SHARE OF o
           """);
 
   int noteCancelAfterEnd(String operationId, String owner, String details) {

@@ -58,6 +58,7 @@ public final class OperationsLedger {
   private final SweepCursors sweepCursors;
   private final ReviewEvidenceRecords evidence;
   private final WaitingTooLong waitingTooLong;
+  private final LedgerRetention retention;
 
   public OperationsLedger(DataSource dataSource) {
     this(dataSource, DEFAULT_LEASE_DURATION);
@@ -86,10 +87,16 @@ public final class OperationsLedger {
     this.sweepCursors = new SweepCursors(ledgerSql);
     this.evidence = new ReviewEvidenceRecords(ledgerSql);
     this.waitingTooLong = new WaitingTooLong(ledgerSql);
+    this.retention = new LedgerRetention(ledgerSql);
   }
 
   public Duration leaseDuration() {
     return leaseDuration;
+  }
+
+  /** Deletes ended operations older than a window, in bounded passes. */
+  public LedgerRetention retention() {
+    return retention;
   }
 
   /** Records a new operation in {@code pending}. Idempotent: returns false if it already exists. */

@@ -106,6 +106,36 @@ class BenchCommandTest {
   }
 
   @Test
+  void bench_soak_reports_the_hot_statements_gauges_sweep_and_retention_at_three_sizes()
+      throws Exception {
+    JsonNode json =
+        lastJson(CliRunner.run(Map.of(), "bench", "soak", "--operations", "3000", "--json"));
+
+    assertThat(json.get("operations").asInt()).isEqualTo(3000);
+    assertThat(json.get("unfinished").asInt()).isEqualTo(2000);
+    assertThat(json.get("transitions").asLong()).isGreaterThan(3000);
+    for (String field :
+        List.of("gauges_ms", "sweep_pass_ms", "retention_pass_ms", "retention_deleted")) {
+      assertThat(json.get(field).fieldNames())
+          .toIterable()
+          .as(field)
+          .containsExactly("30", "300", "3000");
+    }
+    for (String size : List.of("30", "300", "3000")) {
+      assertThat(json.at("/hot_ms/" + size).fieldNames())
+          .toIterable()
+          .containsExactly("claim", "renew", "snapshot", "release", "dispatch_claim");
+      assertThat(json.at("/sweep_rows_seen/" + size).asInt()).isEqualTo(2000);
+    }
+    // About a tenth of the ended operations ended more than 27 of the 30 days ago.
+    assertThat(json.at("/retention_deleted/3000").asLong()).isBetween(200L, 400L);
+    assertPositive(json, "hot_growth", "hot_during_retention_ratio");
+    assertThat(json.get("hot_ms_during_retention").fieldNames())
+        .toIterable()
+        .contains("claim", "dispatch_claim");
+  }
+
+  @Test
   void a_bench_must_be_named_and_its_sizes_make_sense() {
     assertThat(CliRunner.run(Map.of(), "bench").exitCode()).isEqualTo(2);
     CliRunner.Result result = CliRunner.run(Map.of(), "bench", "ledger", "--clients", "0");
@@ -114,6 +144,9 @@ class BenchCommandTest {
     result = CliRunner.run(Map.of(), "bench", "e2e", "--warm-up", "-1");
     assertThat(result.exitCode()).isEqualTo(2);
     assertThat(result.err()).contains("--warm-up must be at least 0");
+    result = CliRunner.run(Map.of(), "bench", "soak", "--operations", "99");
+    assertThat(result.exitCode()).isEqualTo(2);
+    assertThat(result.err()).contains("--operations must be at least 100");
   }
 
   @Test

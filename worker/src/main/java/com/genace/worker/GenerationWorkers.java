@@ -12,6 +12,9 @@ import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.WaitLimits;
 import com.genace.lifecycle.CancelActivitiesImpl;
 import com.genace.lifecycle.OrphanListener;
+import com.genace.lifecycle.RetentionActivitiesImpl;
+import com.genace.lifecycle.RetentionListener;
+import com.genace.lifecycle.RetentionWorkflowImpl;
 import com.genace.lifecycle.SweepActivitiesImpl;
 import com.genace.lifecycle.SweepWorkflowImpl;
 import com.genace.observation.LegacyObservationActivitiesImpl;
@@ -199,13 +202,29 @@ public final class GenerationWorkers {
    */
   public static OperationsWorkers operationsWorker(
       WorkerFactory factory, Dependencies deps, WorkerOptions options, OrphanListener orphans) {
+    return operationsWorker(factory, deps, options, orphans, RetentionListener.NONE);
+  }
+
+  /**
+   * The operations worker with the fleet's periodic work: the orphan sweeper's and the ledger
+   * retention's workflows and steps, which tell {@code orphans} and {@code retention} what they
+   * did.
+   */
+  public static OperationsWorkers operationsWorker(
+      WorkerFactory factory,
+      Dependencies deps,
+      WorkerOptions options,
+      OrphanListener orphans,
+      RetentionListener retention) {
     Worker worker = factory.newWorker(TaskQueues.OPERATIONS, options);
     worker.registerWorkflowImplementationTypes(
-        GenerationWorkflowImpl.class, SweepWorkflowImpl.class);
+        GenerationWorkflowImpl.class, SweepWorkflowImpl.class, RetentionWorkflowImpl.class);
     registerOperationsActivities(worker, deps);
     worker.registerActivitiesImplementations(
         new SweepActivitiesImpl(
-            deps.ledger(), factory.getWorkflowClient(), deps.workerId(), orphans));
+            deps.ledger(), factory.getWorkflowClient(), deps.workerId(), orphans),
+        new RetentionActivitiesImpl(
+            deps.ledger().retention(), factory.getWorkflowClient(), retention));
     return new OperationsWorkers(worker, observationWorker(factory, deps, options));
   }
 

@@ -1,11 +1,13 @@
 package com.genace.worker;
 
 import com.genace.controls.CircuitProbe;
+import com.genace.lifecycle.RetentionRequest;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.health.StatusDocument;
 import com.genace.worker.health.StatusServer;
 import com.genace.worker.health.WorkerMetrics;
 import com.genace.worker.health.WorkerState;
+import com.genace.worker.lifecycle.LedgerRetentionSchedule;
 import com.genace.worker.lifecycle.OrphanSweepSchedule;
 import com.genace.worker.temporal.TemporalTarget;
 import java.time.Clock;
@@ -114,6 +116,7 @@ public final class WorkerProcess implements AutoCloseable {
     // between may still bring one task: the dispatch gate turns it away.
     stack.dispatchWorker.suspendPolling();
     scheduleOrphanSweeps();
+    scheduleRetention();
     stack.state.startupProblem(null);
     loops.scheduleWithFixedDelay(readiness, 0, CHECK_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     stack.circuitProbe.start(CircuitProbe.INTERVAL);
@@ -135,6 +138,25 @@ public final class WorkerProcess implements AutoCloseable {
     } catch (RuntimeException e) {
       stack.state.sweepSchedule("not scheduled: " + e.getMessage());
       log.warn("orphan sweeper not scheduled: {}", e.getMessage());
+    }
+  }
+
+  /** Creates or updates the ledger retention's Temporal Schedule, as for the sweeper's. */
+  private void scheduleRetention() {
+    RetentionRequest request =
+        new RetentionRequest(config.ledgerRetentionDays(), config.allowance().window().toSeconds());
+    try {
+      String done = LedgerRetentionSchedule.ensure(stack.factory.getWorkflowClient(), request);
+      stack.state.retentionSchedule(
+          done + ", every " + LedgerRetentionSchedule.INTERVAL.toSeconds() + " s");
+      log.info(
+          "ledger retention schedule {} ({} days, every {})",
+          done,
+          request.retentionDays(),
+          LedgerRetentionSchedule.INTERVAL);
+    } catch (RuntimeException e) {
+      stack.state.retentionSchedule("not scheduled: " + e.getMessage());
+      log.warn("ledger retention not scheduled: {}", e.getMessage());
     }
   }
 

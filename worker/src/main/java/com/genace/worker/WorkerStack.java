@@ -145,6 +145,7 @@ final class WorkerStack implements AutoCloseable {
                 deps,
                 GenerationWorkers.operationsOptions(
                     config.maxConcurrentOperations(), config.taskPollers()),
+                state,
                 state)
             .polls();
     this.dispatchWorker =

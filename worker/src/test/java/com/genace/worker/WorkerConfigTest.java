@@ -165,6 +165,23 @@ class WorkerConfigTest {
   }
 
   @Test
+  void ended_operations_are_kept_ninety_days_unless_configured_and_zero_keeps_everything() {
+    assertThat(WorkerConfig.fromEnvironment(minimal()).ledgerRetentionDays()).isEqualTo(90);
+    for (String days : new String[] {"0", "1", "3650"}) {
+      Map<String, String> env = minimal();
+      env.put("GENACE_LEDGER_RETENTION_DAYS", days);
+      assertThat(WorkerConfig.fromEnvironment(env).ledgerRetentionDays())
+          .isEqualTo(Integer.parseInt(days));
+    }
+    for (String value : new String[] {"-1", "3651", "90d", "1.5"}) {
+      assertMessage(
+          "GENACE_LEDGER_RETENTION_DAYS",
+          value,
+          "GENACE_LEDGER_RETENTION_DAYS must be a whole number from 0 to 3650");
+    }
+  }
+
+  @Test
   void the_configuration_version_is_optional_and_shown_without_secrets() {
     assertThat(WorkerConfig.fromEnvironment(minimal()).configVersion()).isEmpty();
     Map<String, String> env = minimal();

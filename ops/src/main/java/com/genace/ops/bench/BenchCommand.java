@@ -14,9 +14,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code genace bench ledger|e2e|scale}: each measures ours and its baseline side by side in the
- * same run, on the same services. Progress goes to standard error; the figures to standard output
- * ({@code --json}: one JSON object, last). See docs/performance.md.
+ * {@code genace bench ledger|e2e|scale|soak}: each measures ours and its baseline side by side in
+ * the same run, on the same services. Progress goes to standard error; the figures to standard
+ * output ({@code --json}: one JSON object, last). See docs/performance.md.
  */
 @Command(
     name = "bench",
@@ -33,6 +33,7 @@ import picocli.CommandLine.Option;
       BenchCommand.Ledger.class,
       BenchCommand.EndToEnd.class,
       BenchCommand.Scale.class,
+      BenchCommand.Soak.class,
       BareWorker.Command.class,
       NaiveWorker.Command.class
     })
@@ -43,7 +44,7 @@ public final class BenchCommand implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(
-        spec.commandLine(), "missing bench: ledger, e2e or scale");
+        spec.commandLine(), "missing bench: ledger, e2e, scale or soak");
   }
 
   /** What every bench shares: the environment, {@code --json}, progress and the report. */
@@ -208,6 +209,34 @@ public final class BenchCommand implements Runnable {
       requireAtLeast(operations, 1, "--operations");
       requireAtLeast(measureSeconds, 1, "--measure-seconds");
       return new ScaleBench(services, progress).run(operations, Duration.ofSeconds(measureSeconds));
+    }
+  }
+
+  @Command(
+      name = "soak",
+      mixinStandardHelpOptions = true,
+      description =
+          "A ledger of months: N ended operations spread over 30 days (with their transitions,"
+              + " evidence and reservations) plus unfinished ones; at 1 %, 10 % and 100 % of N the"
+              + " hot statements, the fleet gauges, one sweeper pass and one retention pass, and the"
+              + " hot statements while that pass runs, against without.")
+  static final class Soak extends Base {
+
+    @Option(
+        names = "--operations",
+        paramLabel = "N",
+        defaultValue = "200000",
+        description = "Ended operations at the largest size (default ${DEFAULT-VALUE}).")
+    int operations;
+
+    Soak(Environment env) {
+      super(env);
+    }
+
+    @Override
+    BenchReport measure(BenchServices services, Consumer<String> progress) throws Exception {
+      requireAtLeast(operations, 100, "--operations");
+      return new SoakBench(services, progress).run(operations);
     }
   }
 

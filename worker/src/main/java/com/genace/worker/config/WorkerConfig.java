@@ -45,6 +45,9 @@ import java.util.Optional;
  * @param waitLimits how long an operation may observe ({@code GENACE_OBSERVING_TOO_LONG_SECONDS},
  *     60 s to 30 days, default 6 h) or deliver ({@code GENACE_DELIVERING_TOO_LONG_SECONDS}, 60 s to
  *     30 days, default 1 h) before one ERROR line says so; nothing else changes
+ * @param ledgerRetentionDays ended operations are deleted from the ledger this many days after they
+ *     ended ({@code GENACE_LEDGER_RETENTION_DAYS}, 0 to 3650, default 90; 0 keeps everything), by
+ *     the retention's Temporal Schedule
  */
 public record WorkerConfig(
     TemporalSettings temporal,
@@ -71,7 +74,8 @@ public record WorkerConfig(
     Duration genaceDownloadStall,
     Duration genaceDownloadDeadline,
     S3Timeouts s3Timeouts,
-    WaitLimits waitLimits) {
+    WaitLimits waitLimits,
+    int ledgerRetentionDays) {
 
   public static final String DEFAULT_STATUS_ADDR = "127.0.0.1:8686";
   public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
@@ -127,6 +131,16 @@ public record WorkerConfig(
    * workflow once, so a short interval costs Temporal calls for nothing in a healthy fleet.
    */
   public static final Duration DEFAULT_SWEEP_INTERVAL = Duration.ofMinutes(5);
+
+  /**
+   * Ended operations are kept this many days: a quarter of history to look back at in {@code ops
+   * show}, and longer than Temporal Cloud's and most namespaces' retention of closed workflows, so
+   * that the row outlives the workflow (the retention waits for Temporal in any case).
+   */
+  public static final int DEFAULT_LEDGER_RETENTION_DAYS = 90;
+
+  /** Ten years: a bound that catches a value in the wrong unit. */
+  static final int MAX_LEDGER_RETENTION_DAYS = 3650;
 
   /**
    * What a lease must outlast beyond the Genace read timeout: connecting, and recording the POST's
@@ -195,7 +209,9 @@ public record WorkerConfig(
                 read.seconds("GENACE_OBSERVING_TOO_LONG_SECONDS", 60, MAX_WAIT_LIMIT_SECONDS)
                     .orElse(WaitLimits.DEFAULT.observing()),
                 read.seconds("GENACE_DELIVERING_TOO_LONG_SECONDS", 60, MAX_WAIT_LIMIT_SECONDS)
-                    .orElse(WaitLimits.DEFAULT.delivering())));
+                    .orElse(WaitLimits.DEFAULT.delivering())),
+            read.integer("GENACE_LEDGER_RETENTION_DAYS", 0, MAX_LEDGER_RETENTION_DAYS)
+                .orElse(DEFAULT_LEDGER_RETENTION_DAYS));
     if (config.leaseDuration().compareTo(config.genaceReadTimeout().plus(LEASE_MARGIN)) < 0) {
       throw new IllegalArgumentException(
           "GENACE_LEASE_SECONDS ("

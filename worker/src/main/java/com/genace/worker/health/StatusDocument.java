@@ -97,6 +97,29 @@ public final class StatusDocument {
                     .put("orphans", pass.report().orphans().size())
                     .put("walk_completed", pass.report().walkCompleted()),
             () -> sweeper.putNull("last_pass"));
+    ObjectNode retention =
+        status
+            .putObject("ledger_retention")
+            .put("retention_days", config.ledgerRetentionDays())
+            .put("schedule", state.retentionSchedule())
+            .put("operations_deleted", state.retentionDeleted().get());
+    state
+        .lastRetentionPass()
+        .ifPresentOrElse(
+            pass ->
+                retention
+                    .putObject("last_pass")
+                    .put("ended_at", pass.endedAt().toString())
+                    .put("window_days", pass.report().windowSeconds() / 86_400.0)
+                    .put("operations_deleted", pass.report().operationsDeleted())
+                    .put("transitions_deleted", pass.report().transitionsDeleted())
+                    .put("evidence_deleted", pass.report().evidenceDeleted())
+                    .put("reservations_deleted", pass.report().reservationsDeleted())
+                    .put("kept_for_allowance", pass.report().keptForAllowance())
+                    .put("batches", pass.report().batches())
+                    .put("seconds", pass.report().elapsedMillis() / 1000.0)
+                    .put("complete", pass.report().complete()),
+            () -> retention.putNull("last_pass"));
     status
         .putObject("temporal")
         .put("address", config.temporalAddress())

@@ -102,6 +102,30 @@ public final class WorkerMetrics {
                     .orElse(Double.NaN))
         .description("how long the last sweep pass on this worker took")
         .register(registry);
+    io.micrometer.core.instrument.FunctionCounter.builder(
+            "genace_retention_deleted_operations",
+            state.retentionDeleted(),
+            java.util.concurrent.atomic.AtomicLong::get)
+        .description("ended operations this worker's retention passes deleted from the ledger")
+        .register(registry);
+    Gauge.builder(
+            "genace_retention_last_pass_deleted",
+            () ->
+                state
+                    .lastRetentionPass()
+                    .map(p -> (double) p.report().operationsDeleted())
+                    .orElse(Double.NaN))
+        .description("ended operations the last retention pass on this worker deleted")
+        .register(registry);
+    Gauge.builder(
+            "genace_retention_pass_seconds",
+            () ->
+                state
+                    .lastRetentionPass()
+                    .map(p -> p.report().elapsedMillis() / 1000.0)
+                    .orElse(Double.NaN))
+        .description("how long the last retention pass on this worker took")
+        .register(registry);
     Gauge.builder("genace_config_version_current", () -> state.configVersionCurrent() ? 1 : 0)
         .description("1 while this worker's configuration version is the fleet's current one")
         .register(registry);

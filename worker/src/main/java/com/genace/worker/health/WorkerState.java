@@ -6,6 +6,8 @@ import com.genace.dispatch.DispatchGate;
 import com.genace.dispatch.DispatchListener;
 import com.genace.ledger.Lease;
 import com.genace.lifecycle.OrphanListener;
+import com.genace.lifecycle.RetentionListener;
+import com.genace.lifecycle.RetentionReport;
 import com.genace.lifecycle.SweepReport;
 import com.genace.worker.fleet.ConfigVersion;
 import java.time.Clock;
@@ -26,13 +28,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * current one, and a free dispatch slot. Observation needs only: started, not draining, the ledger
  * reachable, Temporal accepting polls. A Genace outage affects neither, nor liveness.
  */
-public final class WorkerState implements DispatchGate, DispatchListener, OrphanListener {
+public final class WorkerState
+    implements DispatchGate, DispatchListener, OrphanListener, RetentionListener {
 
   /** The last ledger check: whether it answered, when, and the error if not. */
   public record LedgerCheck(boolean ok, Instant at, String error) {}
 
   /** The last sweep pass this worker ran: when it ended and what it did. */
   public record SweepPass(Instant endedAt, SweepReport report) {}
+
+  /** The last retention pass this worker ran: when it ended and what it deleted. */
+  public record RetentionPass(Instant endedAt, RetentionReport report) {}
 
   /** A pause requested on this worker alone. */
   public record LocalPause(String by, String reason, Instant since) {}
@@ -53,6 +59,9 @@ public final class WorkerState implements DispatchGate, DispatchListener, Orphan
   private final AtomicLong orphansFound = new AtomicLong();
   private volatile String sweepSchedule = "not set up yet";
   private volatile Optional<SweepPass> lastSweepPass = Optional.empty();
+  private final AtomicLong retentionDeleted = new AtomicLong();
+  private volatile String retentionSchedule = "not set up yet";
+  private volatile Optional<RetentionPass> lastRetentionPass = Optional.empty();
   private final Map<String, Lease> sending = new ConcurrentHashMap<>();
 
   public WorkerState(Clock clock, int maxDispatches) {
@@ -257,5 +266,31 @@ public final class WorkerState implements DispatchGate, DispatchListener, Orphan
 
   public String sweepSchedule() {
     return sweepSchedule;
+  }
+
+  /** Keeps what the last retention pass run on this worker did (for /status and metrics). */
+  @Override
+  public void retentionPassEnded(RetentionReport report) {
+    retentionDeleted.addAndGet(report.operationsDeleted());
+    lastRetentionPass = Optional.of(new RetentionPass(clock.instant(), report));
+  }
+
+  /** The last retention pass run on this worker, if any (the schedule's runs go to any worker). */
+  public Optional<RetentionPass> lastRetentionPass() {
+    return lastRetentionPass;
+  }
+
+  /** Ended operations this worker's retention passes deleted since it started. */
+  public AtomicLong retentionDeleted() {
+    return retentionDeleted;
+  }
+
+  /** Whether this worker set up the retention's schedule, or why not. */
+  public void retentionSchedule(String status) {
+    this.retentionSchedule = status;
+  }
+
+  public String retentionSchedule() {
+    return retentionSchedule;
   }
 }

@@ -1,0 +1,10 @@
+package com.genace.lifecycle;
+
+/** Told what each retention pass run by this process did (the worker shows it on /status). */
+@FunctionalInterface
+public interface RetentionListener {
+
+  RetentionListener NONE = report -> {};
+
+  void retentionPassEnded(RetentionReport report);
+}
