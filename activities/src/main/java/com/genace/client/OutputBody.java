@@ -27,6 +27,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class OutputBody extends FilterInputStream {
 
+  /** The name of the one daemon thread that checks every body in progress. */
+  static final String WATCHDOG_THREAD = "genace-download-watchdog";
+
   /** One daemon thread checks every body in progress; each check is a few field reads. */
   private static final ScheduledExecutorService WATCHDOG = watchdog();
 
@@ -211,7 +214,7 @@ final class OutputBody extends FilterInputStream {
             1,
             runnable -> {
               Thread thread = Executors.defaultThreadFactory().newThread(runnable);
-              thread.setName("genace-download-watchdog");
+              thread.setName(WATCHDOG_THREAD);
               thread.setDaemon(true);
               return thread;
             });
