@@ -39,11 +39,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One status poll, and the two ways observation runs it. What new workflows use is {@link
- * #awaitRemoteJob}: the operation goes on the ledger's poll schedule and a worker's {@link
- * PollLoop} runs {@link #poll(OperationRow, int)} each time it is due, then completes the waiting
- * activity. Workflows started before the schedule use {@link #pollRemoteJob}, retry-as-polling:
- * each activity attempt is one poll and the wait between polls is Temporal's retry delay. One poll:
+ * One status poll, and observation by the ledger's poll schedule ({@link #awaitRemoteJob}): the
+ * operation goes on the schedule and a worker's {@link PollLoop} runs {@link #poll(OperationRow,
+ * int)} each time it is due, then completes the waiting activity. One poll:
  *
  * <ol>
  *   <li>starts from the operation's ledger row (no write): a phase past observation ends it, and
@@ -54,23 +52,28 @@ import org.slf4j.LoggerFactory;
  *       place (it applies only while the operation observes that job and no other owner holds a
  *       live lease, under a new revision, leaving no lease); a 404 opens the review under a claimed
  *       lease, released in a {@code finally} so a failed poll never leaves it behind;
- *   <li>returns on a terminal status (or a review); otherwise fails with a retryable {@code
- *       ApplicationFailure} whose next retry delay is the pacing: {@link PollingPolicy} backoff by
- *       poll number, jitter, and Genace's {@code Retry-After} or a live lease's expiry when longer.
- *       Malformed answers and other failed reads are paced the same way. The poll loop puts that
- *       delay on the schedule; retry-as-polling hands it to Temporal.
+ *   <li>returns on a terminal status (or a review); otherwise fails with an {@code
+ *       ApplicationFailure} of type {@link #NOT_TERMINAL_YET} or {@link #POLL_FAILED} whose next
+ *       retry delay is the pacing: {@link PollingPolicy} backoff by poll number, jitter, and
+ *       Genace's {@code Retry-After} or a live lease's expiry when longer. Malformed answers and
+ *       other failed reads are paced the same way. The poll loop puts that delay on the schedule.
  * </ol>
  *
- * <p>Either way the history grows by a constant (one activity's scheduled, started and completed
- * events, whatever the number of polls), so a render of hours neither bloats the history nor needs
+ * <p>The history grows by a constant (one activity's scheduled, started and completed events,
+ * whatever the number of polls), so a render of hours neither bloats the history nor needs
  * continue-as-new, and no workflow task runs between polls; each poll is counted in {@code
- * genace_polls_total}. The poll schedule also spares Temporal the attempt per poll, which is what
- * limited the poll pace at 10,000 renders (docs/performance.md).
+ * genace_polls_total}. Temporal sees no call per poll (docs/performance.md).
  *
  * <p>A poll that records a snapshot costs one write besides its schedule's; only the rare 404 or
  * missing job id holds a lease, from its claim to its write. Unchanged snapshots write nothing.
  */
 public final class ObservationActivitiesImpl implements ObservationActivities {
+
+  /** A poll's outcome: the remote job is still queued or running; poll again after the delay. */
+  static final String NOT_TERMINAL_YET = "GenaceJobNotTerminal";
+
+  /** A poll's outcome: the status could not be read or recorded now; poll again after the delay. */
+  static final String POLL_FAILED = "GenacePollFailed";
 
   private static final Logger log = LoggerFactory.getLogger(ObservationActivitiesImpl.class);
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -96,11 +99,6 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
     this.policy = policy;
     this.clock = clock;
     this.stats = stats;
-  }
-
-  @Override
-  public ObservationResult pollRemoteJob(String operationId) {
-    return poll(operationId, Activity.getExecutionContext().getInfo().getAttempt());
   }
 
   /**

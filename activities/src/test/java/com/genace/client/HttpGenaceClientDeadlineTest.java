@@ -198,9 +198,9 @@ class HttpGenaceClientDeadlineTest {
   }
 
   /**
-   * Threads with a frame of the client's classes: none once every call has returned. The
-   * download watchdog's one shared thread is not a caller: it may be in the middle of a check (or
-   * of closing the stream it just expired) when the threads are sampled.
+   * Threads with a frame of the client's classes: none once every call has returned. The download
+   * watchdog's one shared thread is not a caller: it may be in the middle of a check (or of closing
+   * the stream it just expired) when the threads are sampled.
    */
   private static java.util.List<String> threadsInTheClient() {
     return Thread.getAllStackTraces().entrySet().stream()

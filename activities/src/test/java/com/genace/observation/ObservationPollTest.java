@@ -41,7 +41,7 @@ class ObservationPollTest {
   private static final String OP = "op-poll";
   private static final String JOB = "gen_poll";
   private static final PollingPolicy POLICY =
-      new PollingPolicy(Duration.ofSeconds(1), Duration.ofSeconds(15), 1.5, 0.2, 5);
+      new PollingPolicy(Duration.ofSeconds(1), Duration.ofSeconds(15), 1.5, 0.2);
 
   private DataSource db;
   private OperationsLedger ledger;
@@ -83,7 +83,7 @@ class ObservationPollTest {
     ApplicationFailure first = failureOf(() -> answering(RemoteStatus.RUNNING).poll(OP, 1));
     ApplicationFailure tenth = failureOf(() -> answering(RemoteStatus.RUNNING).poll(OP, 10));
 
-    assertThat(first.getType()).isEqualTo(ObservationActivities.NOT_TERMINAL_YET);
+    assertThat(first.getType()).isEqualTo(ObservationActivitiesImpl.NOT_TERMINAL_YET);
     assertThat(first.isNonRetryable()).isFalse();
     assertThat(first.getCategory()).as("expected, not an error").isEqualTo(BENIGN);
     assertThat(first.getStackTrace()).as("no stack trace stored on every poll").isEmpty();
@@ -123,7 +123,7 @@ class ObservationPollTest {
 
     ApplicationFailure failure = failureOf(() -> limited.poll(OP, 1));
 
-    assertThat(failure.getType()).isEqualTo(ObservationActivities.POLL_FAILED);
+    assertThat(failure.getType()).isEqualTo(ObservationActivitiesImpl.POLL_FAILED);
     assertThat(failure.getNextRetryDelay()).isEqualTo(Duration.ofSeconds(40));
     assertThat(history()).hasSize(rows);
   }
@@ -141,7 +141,7 @@ class ObservationPollTest {
 
     ApplicationFailure failure = failureOf(() -> malformed.poll(OP, 1));
 
-    assertThat(failure.getType()).isEqualTo(ObservationActivities.POLL_FAILED);
+    assertThat(failure.getType()).isEqualTo(ObservationActivitiesImpl.POLL_FAILED);
     assertThat(failure.isNonRetryable()).isFalse();
     assertThat(failure.getOriginalMessage()).contains("sleeping");
     assertThat(failure.getCategory()).isNotEqualTo(BENIGN);
@@ -220,7 +220,7 @@ class ObservationPollTest {
 
     ApplicationFailure failure = failureOf(() -> overtaken.poll(OP, 1));
 
-    assertThat(failure.getType()).isEqualTo(ObservationActivities.POLL_FAILED);
+    assertThat(failure.getType()).isEqualTo(ObservationActivitiesImpl.POLL_FAILED);
     assertThat(failure.getNextRetryDelay()).isGreaterThan(Duration.ofSeconds(15));
     OperationRow row = ledger.get(OP);
     assertThat(row.phase()).isEqualTo(Phase.OBSERVING);
@@ -284,7 +284,7 @@ class ObservationPollTest {
 
     ApplicationFailure failure = failureOf(() -> answering(RemoteStatus.RUNNING).poll(OP, 1));
 
-    assertThat(failure.getType()).isEqualTo(ObservationActivities.POLL_FAILED);
+    assertThat(failure.getType()).isEqualTo(ObservationActivitiesImpl.POLL_FAILED);
     assertThat(failure.getNextRetryDelay()).isGreaterThan(Duration.ofSeconds(15));
     assertThat(ledger.get(OP).leaseOwner()).contains("worker-b");
     assertThat(ledger.get(OP).remoteStatus()).isEmpty();

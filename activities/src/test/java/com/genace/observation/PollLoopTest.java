@@ -48,7 +48,7 @@ class PollLoopTest {
   private static final String JOB = "gen_loop";
   private static final Duration CLAIM = Duration.ofSeconds(30);
   private static final PollingPolicy POLICY =
-      new PollingPolicy(Duration.ofSeconds(1), Duration.ofSeconds(15), 1.5, 0.2, 5);
+      new PollingPolicy(Duration.ofSeconds(1), Duration.ofSeconds(15), 1.5, 0.2);
   private static final ObservationWaiter GONE = new ObservationWaiter(OP, "run-gone", "1");
 
   private final AtomicReference<RemoteStatus> genaceSays = new AtomicReference<>();

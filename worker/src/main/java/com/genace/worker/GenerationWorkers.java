@@ -17,7 +17,6 @@ import com.genace.lifecycle.RetentionListener;
 import com.genace.lifecycle.RetentionWorkflowImpl;
 import com.genace.lifecycle.SweepActivitiesImpl;
 import com.genace.lifecycle.SweepWorkflowImpl;
-import com.genace.observation.LegacyObservationActivitiesImpl;
 import com.genace.observation.ObservationActivitiesImpl;
 import com.genace.observation.PollLoop;
 import com.genace.observation.PollingPolicy;
@@ -230,21 +229,13 @@ public final class GenerationWorkers {
 
   /**
    * The freely retried activities of {@code genace-operations} alone, for a worker that runs no
-   * workflow code: registration and review, delivery, and the long observation that workflows
-   * started before polling observation still schedule there.
+   * workflow code: registration and review, evidence, cancellation and delivery.
    */
   public static void registerOperationsActivities(Worker worker, Dependencies deps) {
     worker.registerActivitiesImplementations(
         new ReviewActivitiesImpl(deps.ledger(), deps.workerId(), deps.stats()),
         new CancelActivitiesImpl(deps.ledger(), deps.workerId()),
         new EvidenceActivitiesImpl(deps.ledger(), deps.genace(), deps.review(), deps.stats()),
-        new LegacyObservationActivitiesImpl(
-            deps.ledger(),
-            deps.genace(),
-            deps.workerId(),
-            deps.polling(),
-            deps.clock(),
-            deps.stats()),
         new DeliveryActivitiesImpl(
             deps.ledger(),
             deps.genace(),
@@ -267,9 +258,8 @@ public final class GenerationWorkers {
   }
 
   /**
-   * Observation on its own queue: the activity that waits for a poll loop's answer (and the polls
-   * of workflows started before the poll schedule, one per attempt), and this worker's {@link
-   * PollLoop}, which claims from the ledger once {@code factory} has started and stops when it
+   * Observation on its own queue: the activity that waits for a poll loop's answer, and this
+   * worker's {@link PollLoop}, which claims from the ledger once {@code factory} has started and stops when it
    * shuts down.
    *
    * @return the poll loop, started

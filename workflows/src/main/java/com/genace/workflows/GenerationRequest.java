@@ -74,23 +74,19 @@ public record GenerationRequest(
   public static final Duration MAX_DISPATCH_TIMEOUT = Duration.ofMinutes(30);
 
   /**
-   * Reads either wire shape of the input.
+   * Reads the wire shape.
    *
    * @param input the input object ({@code input}); null or JSON null when absent
-   * @param legacyInputJson the first shape, the object as a string ({@code inputJson})
    */
   @JsonCreator
   static GenerationRequest fromWire(
       @JsonProperty("operationId") String operationId,
       @JsonProperty("model") String model,
       @JsonProperty("input") @JsonDeserialize(using = ExactJson.class) JsonNode input,
-      @JsonProperty("inputJson") String legacyInputJson,
       @JsonProperty("dispatchTimeoutSeconds") Integer dispatchTimeoutSeconds,
       @JsonProperty("account") String account) {
     String inputJson =
-        input == null || input.isMissingNode() || input.isNull()
-            ? legacyInputJson
-            : input.toString();
+        input == null || input.isMissingNode() || input.isNull() ? null : input.toString();
     return new GenerationRequest(operationId, model, inputJson, dispatchTimeoutSeconds, account);
   }
 

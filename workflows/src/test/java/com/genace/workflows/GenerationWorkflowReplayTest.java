@@ -26,10 +26,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Replays saved histories of every path against the current workflow code: a change that would
  * break running workflows fails here. The histories are recorded by the worker module's end-to-end
- * tests with {@code -Dgenace.recordHistories=<this module>/src/test/resources/histories}. Older
- * recordings must keep replaying as long as such workflows may run: {@code registered-apart-*} from
- * before registration moved into the first dispatch, {@code polling-*} from before the poll
- * schedule and {@code legacy-*} from before polling observation.
+ * tests with {@code -Dgenace.recordHistories=<this module>/src/test/resources/histories}
+ * (docs/workflow-versions.md). The workflow has one version; a change behind a version marker adds
+ * the old version's recordings here, kept until nothing runs that version.
  */
 class GenerationWorkflowReplayTest {
 
@@ -89,7 +88,6 @@ class GenerationWorkflowReplayTest {
         .contains(
             "delivered.json",
             "first-dispatch-not-started-then-delivered.json",
-            "registered-apart-delivered.json",
             "refused.json",
             "account-refused-then-delivered.json",
             "not-sent-then-delivered.json",
@@ -118,13 +116,10 @@ class GenerationWorkflowReplayTest {
             "cancel-delivering.json",
             "temporal-cancel-observing.json",
             "swept-review-found-remote-job.json",
-            "polling-delivered.json",
-            "polling-observation-worker-crash.json",
-            "legacy-delivered.json",
-            "legacy-review-found-remote-job.json",
             "continued-allowance-exhausted-then-delivered-first-run.json.gz",
             "continued-allowance-exhausted-then-delivered-last-run.json.gz",
             "continued-rate-limited-then-delivered-first-run.json.gz",
+            "continued-rate-limited-then-delivered-last-run.json.gz",
             "continued-review-found-remote-job-first-run.json.gz",
             "continued-review-found-remote-job-last-run.json.gz");
   }
