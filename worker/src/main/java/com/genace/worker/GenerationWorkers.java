@@ -172,7 +172,7 @@ public final class GenerationWorkers {
   /**
    * Polls run at once by a worker's poll loop. A poll is a GET and a statement of a few
    * milliseconds, so 16 threads could serve the pace of 10,000 renders (about 670 polls a second at
-   * the default 15 s); on 2 shared cores the CPU gave out first (docs/performance.md, fifth pass).
+   * the default 15 s); on 2 shared cores the CPU gives out first (docs/performance.md).
    */
   static final int POLLERS = 16;
 

@@ -12,7 +12,7 @@ import java.util.function.Supplier;
  * A cancel request (the {@code cancel} update with who and why, or Temporal's own) and the scope it
  * stops. What cannot be taken back runs to its end regardless: a dispatch attempt a worker has
  * started (its POST and the recording of its outcome; see {@link DispatchStep}), and, through
- * {@link #runToTheEnd}, the opening of a review and a delivery under way.
+ * {@link #runDetached}, the opening of a review and a delivery under way.
  */
 final class Cancellation {
 
@@ -59,7 +59,7 @@ final class Cancellation {
   }
 
   /** Runs a step that a cancel request must not stop, in a detached scope. */
-  <T> T runToTheEnd(Supplier<T> step) {
+  <T> T runDetached(Supplier<T> step) {
     var outcome =
         new Object() {
           T value;

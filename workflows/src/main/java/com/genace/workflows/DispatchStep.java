@@ -163,7 +163,7 @@ final class DispatchStep {
     if (cancellation.requested()) {
       if (first) {
         // The cancellation is recorded in the ledger: the operation must be there first.
-        cancellation.runToTheEnd(
+        cancellation.runDetached(
             () -> {
               registration.registerNow(request);
               return null;
@@ -195,7 +195,7 @@ final class DispatchStep {
     } catch (ActivityFailure failure) {
       // Whatever became of the attempt, the operation must be in the ledger, also for a cancel to
       // record its end there: registered in a scope that a cancel request cannot stop.
-      cancellation.runToTheEnd(
+      cancellation.runDetached(
           () -> {
             registration.registerNow(request);
             return null;

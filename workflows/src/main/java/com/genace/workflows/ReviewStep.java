@@ -74,7 +74,7 @@ final class ReviewStep {
     ReviewOpened opened;
     try {
       opened =
-          cancellation.runToTheEnd(
+          cancellation.runDetached(
               () -> ledger.openReview(operation.operationId(), reason, detail));
     } catch (ActivityFailure failure) {
       Optional<Phase> ended = ActivityFailures.endedInLedger(failure);
