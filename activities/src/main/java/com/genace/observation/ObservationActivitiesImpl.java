@@ -118,7 +118,7 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
         new ObservationWaiter(
             info.getWorkflowId(), info.getRunId(), info.getActivityId(), PollTracing.current());
     boolean firstAttempt = info.getAttempt() == 1;
-    Optional<DuePoll> claimed = ledger.awaitObservation(operationId, waiter, firstAttempt);
+    Optional<DuePoll> claimed = ledger.polls().awaitObservation(operationId, waiter, firstAttempt);
     if (claimed.isEmpty()) {
       return ended(ledger.get(operationId), info.getAttempt());
     }
@@ -145,7 +145,7 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
    */
   Optional<ObservationResult> pollClaimed(DuePoll claimed) {
     PollStep step = pollStep(claimed);
-    if (step.again().isPresent() && !ledger.reschedulePoll(claimed, step.again().get())) {
+    if (step.again().isPresent() && !ledger.polls().reschedule(claimed, step.again().get())) {
       return overtaken(claimed);
     }
     return step.outcome();
@@ -160,7 +160,7 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
       return PollStep.tell(poll(claimed.row(), claimed.pollCount() + 1));
     } catch (ApplicationFailure pollAgain) {
       if (claimed.row().phase() != Phase.OBSERVING) {
-        ledger.finishPolls(claimed);
+        ledger.polls().finish(claimed);
         return PollStep.NOTHING;
       }
       return PollStep.after(
@@ -185,7 +185,7 @@ public final class ObservationActivitiesImpl implements ObservationActivities {
   void told(DuePoll claimed, ObservationResult outcome) {
     boolean snapshotEndedIt = claimed.row().phase() == Phase.OBSERVING && !outcome.endedInReview();
     if (!snapshotEndedIt) {
-      ledger.finishPolls(claimed);
+      ledger.polls().finish(claimed);
     }
   }
 

@@ -4,6 +4,7 @@ import com.genace.ledger.DuePoll;
 import com.genace.ledger.ObservationWaiter;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
+import com.genace.ledger.PollSchedule;
 import com.genace.ledger.WaitLimits;
 import com.genace.model.Phase;
 import io.opentelemetry.context.Context;
@@ -28,7 +29,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A worker's share of the ledger's poll schedule: claims due operations ({@link
- * OperationsLedger#claimDuePolls}), polls each once with {@link ObservationActivitiesImpl}'s rules
+ * PollSchedule#claimDue}), polls each once with {@link ObservationActivitiesImpl}'s rules
  * (snapshots only forward, under the fenced write; 404 to review; pacing by backoff, jitter and
  * {@code Retry-After}), and then either asks for the next poll (the pollers' reschedules are
  * written together every 100 ms, {@link PollReschedules}) or, once the operation has an outcome,
@@ -158,7 +159,7 @@ public final class PollLoop implements AutoCloseable {
         policy.initialDelay().compareTo(IDLE_WAIT) < 0 ? policy.initialDelay() : IDLE_WAIT;
     this.inFlight = new Semaphore(IN_FLIGHT);
     this.pollers = Executors.newFixedThreadPool(pollers, daemons("genace-poll-"));
-    this.reschedules = new PollReschedules(ledger, this::overtaken, System::nanoTime);
+    this.reschedules = new PollReschedules(ledger.polls(), this::overtaken, System::nanoTime);
     this.writer = Executors.newSingleThreadScheduledExecutor(daemons("genace-poll-writer-"));
     this.loop = daemons("genace-poll-loop").newThread(this::run);
     this.limits = limits;
@@ -238,7 +239,7 @@ public final class PollLoop implements AutoCloseable {
         inFlight.release(free - wanted);
         List<DuePoll> due;
         try {
-          due = ledger.claimDuePolls(wanted, claimTime);
+          due = ledger.polls().claimDue(wanted, claimTime);
         } catch (RuntimeException e) {
           inFlight.release(wanted);
           log.warn("poll schedule unreadable, trying again in {}: {}", failureWait, e.toString());
@@ -352,7 +353,7 @@ public final class PollLoop implements AutoCloseable {
     if (waiting.tell(claimed.row().operationId(), claimed.waiter(), outcome)) {
       polls.told(claimed, outcome);
     } else {
-      ledger.retryTelling(claimed, COMPLETION_RETRY);
+      ledger.polls().retryTelling(claimed, COMPLETION_RETRY);
     }
   }
 

@@ -68,7 +68,9 @@ class PollLoopTest {
     ledger.markSubmitting(dispatch);
     ledger.recordAccepted(dispatch, JOB);
     // The waiting activity registered, polled once itself and put the next poll on the schedule.
-    ledger.reschedulePoll(ledger.awaitObservation(OP, GONE, true).orElseThrow(), Duration.ZERO);
+    ledger
+        .polls()
+        .reschedule(ledger.polls().awaitObservation(OP, GONE, true).orElseThrow(), Duration.ZERO);
     temporal = TestWorkflowEnvironment.newInstance();
     polls =
         new ObservationActivitiesImpl(
@@ -104,7 +106,7 @@ class PollLoopTest {
   @Test
   void a_running_job_is_polled_again_after_the_pacing() {
     genaceSays.set(RemoteStatus.RUNNING);
-    DuePoll claimed = ledger.claimDuePolls(10, CLAIM).get(0);
+    DuePoll claimed = ledger.polls().claimDue(10, CLAIM).get(0);
 
     loop.pollOnce(claimed);
 
@@ -114,7 +116,7 @@ class PollLoopTest {
     Instant due = dueAt().orElseThrow();
     // First poll's pacing: 1 s with 20 % jitter, well before the claim's 30 s would have run out.
     assertThat(due).isBefore(Instant.now().plusSeconds(2));
-    assertThat(ledger.claimDuePolls(10, CLAIM)).as("not due yet").isEmpty();
+    assertThat(ledger.polls().claimDue(10, CLAIM)).as("not due yet").isEmpty();
   }
 
   @Test
@@ -125,10 +127,10 @@ class PollLoopTest {
             + " - interval '7 hours' WHERE operation_id = ?");
 
     try (CapturedLogs logs = CapturedLogs.of("com.genace.ledger.WaitingTooLong")) {
-      loop.pollOnce(ledger.claimDuePolls(10, CLAIM).get(0));
+      loop.pollOnce(ledger.polls().claimDue(10, CLAIM).get(0));
       loop.flushReschedules();
       dueNow();
-      loop.pollOnce(ledger.claimDuePolls(10, CLAIM).get(0));
+      loop.pollOnce(ledger.polls().claimDue(10, CLAIM).get(0));
       loop.flushReschedules();
 
       assertThat(logs.at(Level.ERROR))
@@ -149,7 +151,7 @@ class PollLoopTest {
             + " - interval '5 hours' WHERE operation_id = ?");
 
     try (CapturedLogs logs = CapturedLogs.of("com.genace.ledger.WaitingTooLong")) {
-      loop.pollOnce(ledger.claimDuePolls(10, CLAIM).get(0));
+      loop.pollOnce(ledger.polls().claimDue(10, CLAIM).get(0));
 
       assertThat(logs.at(Level.ERROR)).isEmpty();
     }
@@ -159,9 +161,9 @@ class PollLoopTest {
   @Test
   void a_claim_overtaken_while_its_poll_was_out_cannot_reschedule() {
     genaceSays.set(RemoteStatus.RUNNING);
-    DuePoll stalled = ledger.claimDuePolls(10, CLAIM).get(0);
+    DuePoll stalled = ledger.polls().claimDue(10, CLAIM).get(0);
     dueNow(); // its claim time ran out while its GET was out
-    DuePoll takeover = ledger.claimDuePolls(10, CLAIM).get(0);
+    DuePoll takeover = ledger.polls().claimDue(10, CLAIM).get(0);
     Instant takeoverDue = dueAt().orElseThrow();
 
     loop.pollOnce(stalled);
@@ -176,7 +178,7 @@ class PollLoopTest {
 
   @Test
   void a_failed_poll_whose_claim_a_terminal_snapshot_overtook_tells_the_outcome() {
-    DuePoll stalled = ledger.claimDuePolls(10, CLAIM).get(0);
+    DuePoll stalled = ledger.polls().claimDue(10, CLAIM).get(0);
     // Meanwhile another poll recorded the end, which took the operation off the schedule.
     ledger.recordObservedSnapshot(OP, "worker-b", JOB, RemoteStatus.SUCCEEDED, "{}", null);
     genaceSays.set(null); // this poll's GET fails
@@ -191,7 +193,7 @@ class PollLoopTest {
   @Test
   void a_terminal_job_ends_the_schedule_once_no_activity_waits_any_more() {
     genaceSays.set(RemoteStatus.SUCCEEDED);
-    DuePoll claimed = ledger.claimDuePolls(10, CLAIM).get(0);
+    DuePoll claimed = ledger.polls().claimDue(10, CLAIM).get(0);
 
     loop.pollOnce(claimed);
 
@@ -207,7 +209,7 @@ class PollLoopTest {
     Lease observe =
         ((ClaimResult.Acquired) ledger.claim(OP, "canceller", NextAction.OBSERVE)).lease();
     ledger.cancel(observe, "ops", "not needed");
-    DuePoll claimed = ledger.claimDuePolls(10, CLAIM).get(0);
+    DuePoll claimed = ledger.polls().claimDue(10, CLAIM).get(0);
 
     loop.pollOnce(claimed);
 
@@ -220,7 +222,7 @@ class PollLoopTest {
   @Test
   void a_reschedule_waits_for_the_writer_and_never_puts_back_an_ended_observation() {
     genaceSays.set(RemoteStatus.RUNNING);
-    DuePoll stalled = ledger.claimDuePolls(10, CLAIM).get(0);
+    DuePoll stalled = ledger.polls().claimDue(10, CLAIM).get(0);
     loop.pollOnce(stalled);
     assertThat(ledger.get(OP).remoteStatus()).contains(RemoteStatus.RUNNING);
     assertThat(dueAt().orElseThrow())
@@ -278,7 +280,7 @@ class PollLoopTest {
           .as("%s is due again soon, not when the claim runs out", id)
           .isBefore(claimsRunOut);
     }
-    assertThat(ledger.claimDuePolls(10, CLAIM))
+    assertThat(ledger.polls().claimDue(10, CLAIM))
         .as("the one never started is due at once")
         .extracting(due -> due.row().operationId())
         .contains(second);
@@ -291,7 +293,9 @@ class PollLoopTest {
     ledger.markSubmitting(dispatch);
     ledger.recordAccepted(dispatch, job);
     ObservationWaiter gone = new ObservationWaiter(id, "run-gone", "1");
-    ledger.reschedulePoll(ledger.awaitObservation(id, gone, true).orElseThrow(), Duration.ZERO);
+    ledger
+        .polls()
+        .reschedule(ledger.polls().awaitObservation(id, gone, true).orElseThrow(), Duration.ZERO);
   }
 
   private java.util.Optional<Instant> dueAt() {
