@@ -15,9 +15,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The next polls a poll loop's pollers ask for, written to the schedule together by {@link #flush}
- * ({@link PollSchedule#rescheduleAll}): one statement and one commit for every poll made since the
- * last flush, instead of one each, which is most of what a poll cost the database.
+ * The next polls a poll loop's status polls ask for, written to the schedule together by {@link
+ * #flush} ({@link PollSchedule#rescheduleAll}): one statement and one commit for every poll made
+ * since the last flush instead of one each, which would be most of what a poll costs the database.
  *
  * <p>Each delay counts from when the poll asked for it, so the time spent waiting for the flush
  * does not stretch the pace. A claim overtaken meanwhile is handed to {@code overtaken}, as a

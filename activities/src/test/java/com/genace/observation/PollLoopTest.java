@@ -11,6 +11,7 @@ import com.genace.ledger.Lease;
 import com.genace.ledger.NewOperation;
 import com.genace.ledger.ObservationWaiter;
 import com.genace.ledger.OperationsLedger;
+import com.genace.ledger.WaitLimits;
 import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
@@ -56,7 +57,7 @@ class PollLoopTest {
   private OperationsLedger ledger;
   private TestWorkflowEnvironment temporal;
   private PollLoop loop;
-  private ObservationActivitiesImpl polls;
+  private GenaceStatusPoll statusPoll;
 
   @BeforeEach
   void an_operation_on_the_poll_schedule(DataSource db) {
@@ -72,8 +73,8 @@ class PollLoopTest {
         .polls()
         .reschedule(ledger.polls().awaitObservation(OP, GONE, true).orElseThrow(), Duration.ZERO);
     temporal = TestWorkflowEnvironment.newInstance();
-    polls =
-        new ObservationActivitiesImpl(
+    statusPoll =
+        new GenaceStatusPoll(
             ledger,
             new ScriptedGenace(
                 id -> {
@@ -89,12 +90,14 @@ class PollLoopTest {
     loop =
         new PollLoop(
             ledger,
-            polls,
+            statusPoll,
             new WaitingActivities(temporal.getWorkflowClient()),
             POLICY,
             () -> false,
             () -> false,
-            1);
+            1,
+            WaitLimits.DEFAULT,
+            Clock.systemUTC());
   }
 
   @AfterEach
@@ -183,7 +186,8 @@ class PollLoopTest {
     ledger.recordObservedSnapshot(OP, "worker-b", JOB, RemoteStatus.SUCCEEDED, "{}", null);
     genaceSays.set(null); // this poll's GET fails
 
-    java.util.Optional<ObservationResult> outcome = polls.pollClaimed(stalled);
+    java.util.Optional<ObservationResult> outcome =
+        new ObservationActivitiesImpl(ledger, statusPoll).pollClaimed(stalled);
 
     assertThat(outcome).as("the only one left to tell the waiting activity").isPresent();
     assertThat(outcome.get().status()).isEqualTo(RemoteStatus.SUCCEEDED);
@@ -238,13 +242,13 @@ class PollLoopTest {
   }
 
   @Test
-  void closing_hands_back_the_claims_no_poller_started_due_at_once() throws Exception {
+  void closing_hands_back_the_claims_no_poll_thread_started_due_at_once() throws Exception {
     String second = "op-loop-2";
     onTheSchedule(second, "gen_loop_2");
     CountDownLatch polling = new CountDownLatch(1);
-    // One poller, whose GET never answers: the other claimed operation waits behind it.
-    ObservationActivitiesImpl stuck =
-        new ObservationActivitiesImpl(
+    // One poll thread, whose GET never answers: the other claimed operation waits behind it.
+    GenaceStatusPoll stuck =
+        new GenaceStatusPoll(
             ledger,
             new ScriptedGenace(
                 id -> {
@@ -268,7 +272,9 @@ class PollLoopTest {
                 POLICY,
                 () -> true,
                 () -> false,
-                1)
+                1,
+                WaitLimits.DEFAULT,
+                Clock.systemUTC())
             .start();
     assertThat(polling.await(30, TimeUnit.SECONDS)).isTrue();
     Instant claimsRunOut = Instant.now().plus(CLAIM).minusSeconds(5);

@@ -147,7 +147,7 @@ final class WorkerStack implements AutoCloseable {
                     config.maxConcurrentOperations(), config.taskPollers()),
                 state,
                 state)
-            .polls();
+            .pollLoop();
     this.dispatchWorker =
         GenerationWorkers.dispatchWorker(
             factory,
