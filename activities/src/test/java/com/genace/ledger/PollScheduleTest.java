@@ -106,7 +106,7 @@ class PollScheduleTest {
   }
 
   @Test
-  void a_retry_of_an_operation_that_observed_before_the_schedule_makes_it_due_at_once() {
+  void a_retry_of_an_observing_operation_off_the_schedule_makes_it_due_at_once() {
     fixtures.observing("op-1", "gen_1");
     fixtures.execute(
         "UPDATE app_generation_operations SET poll_due_at = NULL WHERE operation_id = ?", "op-1");
