@@ -17,9 +17,11 @@ import com.genace.lifecycle.RetentionListener;
 import com.genace.lifecycle.RetentionWorkflowImpl;
 import com.genace.lifecycle.SweepActivitiesImpl;
 import com.genace.lifecycle.SweepWorkflowImpl;
+import com.genace.observation.GenaceStatusPoll;
 import com.genace.observation.ObservationActivitiesImpl;
 import com.genace.observation.PollLoop;
 import com.genace.observation.PollingPolicy;
+import com.genace.observation.StatusPoll;
 import com.genace.observation.WaitingActivities;
 import com.genace.review.EvidenceActivitiesImpl;
 import com.genace.review.ReviewActivitiesImpl;
@@ -170,11 +172,12 @@ public final class GenerationWorkers {
   }
 
   /**
-   * Polls run at once by a worker's poll loop. A poll is a GET and a statement of a few
-   * milliseconds, so 16 threads could serve the pace of 10,000 renders (about 670 polls a second at
-   * the default 15 s); on 2 shared cores the CPU gives out first (docs/performance.md).
+   * Status polls run at once by a worker's poll loop (its poll threads). A poll is a GET and a
+   * statement of a few milliseconds, so 16 threads can serve the pace of 10,000 renders (about 670
+   * polls a second at the default 15 s); on 2 shared cores the CPU gives out first
+   * (docs/performance.md).
    */
-  static final int POLLERS = 16;
+  static final int POLL_THREADS = 16;
 
   private GenerationWorkers() {}
 
@@ -183,7 +186,7 @@ public final class GenerationWorkers {
    * worker, which a draining worker closes ({@link PollLoop#close}) so that its claims are handed
    * back before it exits.
    */
-  public record OperationsWorkers(Worker operations, PollLoop polls) {}
+  public record OperationsWorkers(Worker operations, PollLoop pollLoop) {}
 
   /**
    * Workflows, ledger steps and delivery on {@code genace-operations}, and observation on {@code
@@ -267,23 +270,24 @@ public final class GenerationWorkers {
   public static PollLoop observationWorker(
       WorkerFactory factory, Dependencies deps, WorkerOptions options) {
     Worker worker = factory.newWorker(TaskQueues.OBSERVATION, options);
-    ObservationActivitiesImpl observation =
-        new ObservationActivitiesImpl(
+    StatusPoll statusPoll =
+        new GenaceStatusPoll(
             deps.ledger(),
             deps.genace(),
             deps.workerId(),
             deps.polling(),
             deps.clock(),
             deps.stats());
-    worker.registerActivitiesImplementations(observation);
+    worker.registerActivitiesImplementations(
+        new ObservationActivitiesImpl(deps.ledger(), statusPoll));
     return new PollLoop(
             deps.ledger(),
-            observation,
+            statusPoll,
             new WaitingActivities(factory.getWorkflowClient()),
             deps.polling(),
             factory::isStarted,
             () -> factory.isShutdown() || factory.isTerminated(),
-            POLLERS,
+            POLL_THREADS,
             deps.waitLimits(),
             deps.clock())
         .start();
