@@ -259,8 +259,8 @@ public final class GenerationWorkers {
 
   /**
    * Observation on its own queue: the activity that waits for a poll loop's answer, and this
-   * worker's {@link PollLoop}, which claims from the ledger once {@code factory} has started and stops when it
-   * shuts down.
+   * worker's {@link PollLoop}, which claims from the ledger once {@code factory} has started and
+   * stops when it shuts down.
    *
    * @return the poll loop, started
    */

@@ -11,8 +11,8 @@ public final class TaskQueues {
   public static final String OPERATIONS = "genace-operations";
 
   /**
-   * Observation: the activity that waits on the ledger's poll schedule, completed by a worker's poll
-   * loop.
+   * Observation: the activity that waits on the ledger's poll schedule, completed by a worker's
+   * poll loop.
    */
   public static final String OBSERVATION = "genace-observation";
 
