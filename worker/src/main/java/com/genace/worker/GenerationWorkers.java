@@ -23,6 +23,7 @@ import com.genace.observation.PollLoop;
 import com.genace.observation.PollingPolicy;
 import com.genace.observation.StatusPoll;
 import com.genace.observation.WaitingActivities;
+import com.genace.registration.RegistrationActivitiesImpl;
 import com.genace.review.EvidenceActivitiesImpl;
 import com.genace.review.ReviewActivitiesImpl;
 import com.genace.review.ReviewSettings;
@@ -236,6 +237,7 @@ public final class GenerationWorkers {
    */
   public static void registerOperationsActivities(Worker worker, Dependencies deps) {
     worker.registerActivitiesImplementations(
+        new RegistrationActivitiesImpl(deps.ledger()),
         new ReviewActivitiesImpl(deps.ledger(), deps.workerId(), deps.stats()),
         new CancelActivitiesImpl(deps.ledger(), deps.workerId()),
         new EvidenceActivitiesImpl(deps.ledger(), deps.genace(), deps.review(), deps.stats()),

@@ -4,6 +4,7 @@ import com.genace.delivery.DeliveryActivities;
 import com.genace.dispatch.DispatchActivities;
 import com.genace.lifecycle.CancelActivities;
 import com.genace.observation.ObservationActivities;
+import com.genace.registration.RegistrationActivities;
 import com.genace.review.EvidenceActivities;
 import com.genace.review.ReviewActivities;
 import io.temporal.activity.ActivityCancellationType;
@@ -115,7 +116,11 @@ final class ActivityStubs {
 
   private ActivityStubs() {}
 
-  /** Registration and the review's ledger steps. */
+  static RegistrationActivities registration(String summary) {
+    return stub(RegistrationActivities.class, LEDGER_STEP, summary);
+  }
+
+  /** The review's ledger steps. */
   static ReviewActivities ledger(String summary) {
     return stub(ReviewActivities.class, LEDGER_STEP, summary);
   }

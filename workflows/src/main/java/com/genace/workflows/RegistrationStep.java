@@ -39,6 +39,6 @@ final class RegistrationStep {
    * that came before it.
    */
   void registerNow(GenerationRequest request) {
-    ActivityStubs.ledger("register " + operation.operationId()).register(request);
+    ActivityStubs.registration("register " + operation.operationId()).register(request);
   }
 }
