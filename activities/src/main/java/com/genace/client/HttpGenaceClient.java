@@ -174,7 +174,7 @@ public final class HttpGenaceClient implements GenaceClient {
           if (status != 200) {
             throw answers.statusError(what, status, response, response.body());
           }
-          return Optional.of(ResponseParser.searchResult(response.body()));
+          return Optional.of(answers.parsed(response.body(), ResponseParser::searchResult));
         });
   }
 
