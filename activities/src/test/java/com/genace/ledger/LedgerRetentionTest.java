@@ -132,18 +132,6 @@ class LedgerRetentionTest {
   }
 
   @Test
-  void ended_rows_from_before_phase_since_existed_end_when_they_were_last_updated() {
-    operation("legacy-old", "delivered", 100, 1);
-    operation("legacy-recent", "delivered", 1, 1);
-    QueryPlans.execute(
-        db, "UPDATE app_generation_operations SET updated_at = phase_since, phase_since = NULL");
-
-    pass(ROOMY);
-
-    assertThat(operations()).containsExactly("legacy-recent");
-  }
-
-  @Test
   void the_due_batch_is_a_range_scan_of_the_ended_index_whatever_the_history() {
     // All due, with ten reservations each: what made an EXISTS hash the whole reservations table.
     bulkEnded("plan-", 20_000, 100, 1);

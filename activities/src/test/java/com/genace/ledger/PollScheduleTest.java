@@ -8,7 +8,7 @@ import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
 import com.genace.model.ReviewDecision;
-import com.genace.testing.DatabaseExtension;
+import com.genace.testing.LedgerFixtures;
 import com.genace.testing.TestDatabase;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,27 +20,18 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The ledger's poll schedule: registration, claims by token, and loops that never overlap. */
-@ExtendWith(DatabaseExtension.class)
 class PollScheduleTest {
 
   private static final Duration CLAIM = Duration.ofSeconds(30);
   private static final ObservationWaiter WAITER = new ObservationWaiter("op-1", "run-1", "7");
 
-  private DataSource dataSource;
-  private OperationsLedger ledger;
-  private LedgerFixtures fixtures;
-
-  @BeforeEach
-  void setUp(DataSource dataSource) {
-    this.dataSource = dataSource;
-    this.ledger = new OperationsLedger(dataSource);
-    this.fixtures = new LedgerFixtures(ledger, dataSource);
-  }
+  @RegisterExtension final LedgerFixtures fixtures = LedgerFixtures.fresh();
+  private final DataSource dataSource = fixtures.dataSource();
+  private final OperationsLedger ledger = fixtures.ledger();
 
   @Test
   void the_waiting_activity_claims_the_first_poll_and_the_next_is_due_only_when_rescheduled() {

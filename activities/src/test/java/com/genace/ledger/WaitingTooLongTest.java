@@ -131,21 +131,6 @@ class WaitingTooLongTest {
   }
 
   @Test
-  void a_row_in_flight_before_the_upgrade_is_aged_from_its_last_update() {
-    fixtures.observing("op-legacy", "gen_1");
-    fixtures.execute(
-        "UPDATE app_generation_operations SET phase_since = NULL,"
-            + " updated_at = clock_timestamp() - interval '7 hours' WHERE operation_id = ?",
-        "op-legacy");
-
-    LedgerStatistics.Snapshot figures =
-        new LedgerStatistics(Sql.of(db), Duration.ZERO, "worker-a").read();
-
-    assertThat(figures.oldestObservationAgeSeconds()).isBetween(25_200.0, 25_200.0 + 60);
-    assertThat(ledger.reportWaitingTooLong("op-legacy", Phase.OBSERVING, SIX_HOURS)).isTrue();
-  }
-
-  @Test
   void a_delivery_failure_is_recorded_under_the_lease_that_made_the_attempt() {
     fixtures.observing("op-1", "gen_1");
     Lease observe = fixtures.claim("op-1", LedgerFixtures.WORKER, NextAction.OBSERVE);
