@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The wire contract from outside Java (docs/contract): a real Temporal dev server, `./genace dev`
 # for PostgreSQL and the simulator, `./genace worker` against the real server; then the Python
-# tier (clients/python/contract_check.py, official SDK only) and the README's Python and HTTP
-# examples, extracted from README.md and run as written. Prints "N passed, 0 failed".
+# tier (clients/python/contract_check.py, official SDK only), the README's Python example and the
+# HTTP examples of docs/clients.md, extracted from those files and run as written. Prints "N passed,
+# 0 failed".
 #
 # Usage: scripts/contract-tier.sh <venv-dir>
 #   the venv gets clients/python/requirements.txt (once); the server is the pinned Temporal CLI in
@@ -127,19 +128,19 @@ OPERATION_ID="readme-py-$RANDOM" run_python "$WORK/example.py" >"$WORK/example-p
 grep -q '"phase": "DELIVERED"' "$WORK/example-py.out" && pass "the README's Python example delivers" \
   || fail "the README's Python example printed: $(cat "$WORK/example-py.out")"
 
-log "README examples: HTTP (curl against the Web UI server's API)"
+log "docs/clients.md examples: HTTP (curl against the Web UI server's API)"
 export TEMPORAL_UI="http://127.0.0.1:$UI_PORT" OPERATION_ID="readme-http-$RANDOM"
 # A review that waits for a person: with Genace's search on, the worker (GENACE_AUTO_RECONCILE,
 # on by default) would settle the lost response itself from the one job the search lists.
 curl -sf -X POST "$SIM/_sim/faults" -d '{"search_enabled":false,"lose_post_response_next":1}' >/dev/null \
   || fail "the simulator refused the faults"
-scripts/readme-example.py README.md http-start >"$WORK/http-start.sh" || fail "README has no HTTP start example"
-scripts/readme-example.py README.md http-signal >"$WORK/http-signal.sh" || fail "README has no HTTP signal example"
+scripts/readme-example.py docs/clients.md http-start >"$WORK/http-start.sh" || fail "docs/clients.md has no HTTP start example"
+scripts/readme-example.py docs/clients.md http-signal >"$WORK/http-signal.sh" || fail "docs/clients.md has no HTTP signal example"
 # One shell for both blocks, as a reader pasting them into one terminal would run them.
 (
   cd "$WORK"
   set -euo pipefail
-  source http-start.sh >http-start.out 2>&1 || fail "the README's HTTP start example: $(cat http-start.out)"
+  source http-start.sh >http-start.out 2>&1 || fail "docs/clients.md's HTTP start example: $(cat http-start.out)"
   grep -q "\"operationId\":\"$OPERATION_ID\"" http-start.out \
     || fail "describe over HTTP printed: $(cat http-start.out)"
   review_deadline=$((SECONDS + 60))
@@ -147,16 +148,16 @@ scripts/readme-example.py README.md http-signal >"$WORK/http-signal.sh" || fail 
     [[ $SECONDS -lt $review_deadline ]] || fail "the HTTP-started operation never waited for an operator"
     sleep 0.5
   done
-  source http-signal.sh >http-signal.out 2>&1 || fail "the README's HTTP signal example: $(cat http-signal.out)"
+  source http-signal.sh >http-signal.out 2>&1 || fail "docs/clients.md's HTTP signal example: $(cat http-signal.out)"
 )
-pass "the README's curl start and describe (a lost POST response, no search: a review for a person)"
+pass "docs/clients.md's curl start and describe (a lost POST response, no search: a review for a person)"
 phase=""
 for _ in $(seq 60); do
   phase="$(describe_phase "$OPERATION_ID")"
   [[ "$phase" == ABANDONED ]] && break
   sleep 0.5
 done
-[[ "$phase" == ABANDONED ]] && pass "the README's curl signal resolves the review (abandoned)" \
+[[ "$phase" == ABANDONED ]] && pass "docs/clients.md's curl signal resolves the review (abandoned)" \
   || fail "after the HTTP signal the operation is $phase"
 [[ "$(posts_for "$OPERATION_ID")" == 1 ]] && pass "the HTTP-started operation was POSTed once" \
   || fail "the HTTP-started operation was POSTed $(posts_for "$OPERATION_ID") times"

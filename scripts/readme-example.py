@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Prints the fenced code block that follows `<!-- ci-example: NAME -->` in a Markdown file, so
-that CI runs exactly what the README shows. Exits 1 when the marker or its block is missing.
+that CI runs exactly what the documentation shows. Exits 1 when the marker or its block is missing.
 
-Usage: scripts/readme-example.py README.md NAME
+Usage: scripts/readme-example.py FILE.md NAME   (README.md python, docs/clients.md http-start...)
 """
 import re
 import sys

@@ -2,12 +2,8 @@ package com.genace.allowance;
 
 import com.genace.db.Sql;
 import com.genace.db.SqlStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.Optional;
+import java.util.List;
 import javax.sql.DataSource;
 
 /**
@@ -34,8 +30,6 @@ public final class DispatchAllowance implements SpendingAllowance {
 
   /** Current use, for the status document. */
   public record Usage(long creditsInWindow, long inFlight, AllowancePolicy policy) {}
-
-  static final String FLEET = "*";
 
   private final Sql sql;
   private final AllowancePolicy policy;
@@ -74,8 +68,8 @@ public final class DispatchAllowance implements SpendingAllowance {
       return new Reservation(true, "unlimited");
     }
     long credits = policy.costOf(model);
-    String fleetScope = fleetLimited ? FLEET : null;
-    String accountScope = accountLimited ? accountScope(account) : null;
+    String fleetScope = fleetLimited ? ScopeUse.FLEET : null;
+    String accountScope = accountLimited ? ScopeUse.accountScope(account) : null;
     int scopes = (fleetLimited ? 1 : 0) + (accountLimited ? 1 : 0);
     return sql.inTransaction(
         RESERVE,
@@ -84,26 +78,22 @@ public final class DispatchAllowance implements SpendingAllowance {
             tx.update(CREATE_SCOPES, p -> p.text(fleetScope).text(accountScope));
             lock(tx, fleetScope, accountScope);
           }
-          Map<String, ScopeUse> uses = new HashMap<>();
-          boolean[] granted = {false};
-          tx.query(
-              RESERVE,
-              p ->
-                  p.text(operationId) // reservations.operation_id
-                      .text(account) // reservations.account
-                      .bigint(credits) // reservations.credits
-                      .text(fleetScope) // counters.scope, fleet
-                      .text(accountScope) // counters.scope, account
-                      .interval(policy.window()) // counters.window_start + window
-                      .bigint(policy.globalCredits())
-                      .bigint(policy.accountCredits())
-                      .integer(policy.globalMaxInFlight())
-                      .integer(policy.accountMaxInFlight()),
-              rs -> {
-                granted[0] = rs.getBoolean("granted");
-                return uses.put(rs.getString("scope"), ScopeUse.read(rs));
-              });
-          return describe(granted[0], uses, account, credits);
+          List<ScopeUse> rows =
+              tx.query(
+                  RESERVE,
+                  p ->
+                      p.text(operationId) // reservations.operation_id
+                          .text(account) // reservations.account
+                          .bigint(credits) // reservations.credits
+                          .text(fleetScope) // counters.scope, fleet
+                          .text(accountScope) // counters.scope, account
+                          .interval(policy.window()) // counters.window_start + window
+                          .bigint(policy.globalCredits())
+                          .bigint(policy.accountCredits())
+                          .integer(policy.globalMaxInFlight())
+                          .integer(policy.accountMaxInFlight()),
+                  ScopeUse::read);
+          return ScopeUse.reservation(rows, account, credits);
         });
   }
 
@@ -215,57 +205,6 @@ public final class DispatchAllowance implements SpendingAllowance {
           SELECT v.granted, u.scope, u.credits, u.in_flight, u.credit_limit, u.in_flight_cap
           FROM used u CROSS JOIN verdict v
           """);
-
-  private record ScopeUse(long credits, long inFlight, long creditLimit, long inFlightCap) {
-    static ScopeUse read(ResultSet rs) throws SQLException {
-      return new ScopeUse(
-          rs.getLong("credits"),
-          rs.getLong("in_flight"),
-          rs.getLong("credit_limit"),
-          rs.getLong("in_flight_cap"));
-    }
-  }
-
-  private static Reservation describe(
-      boolean granted, Map<String, ScopeUse> uses, String account, long credits) {
-    if (granted) {
-      return new Reservation(true, "reserved " + credits + " credit(s)");
-    }
-    Optional<ScopeUse> fleet = Optional.ofNullable(uses.get(FLEET));
-    Optional<ScopeUse> own = Optional.ofNullable(uses.get(accountScope(account)));
-    if (fleet.isPresent() && fleet.get().inFlight() >= fleet.get().inFlightCap()) {
-      return new Reservation(
-          false, "allowance: " + fleet.get().inFlightCap() + " dispatch(es) in flight fleet-wide");
-    }
-    if (own.isPresent() && own.get().inFlight() >= own.get().inFlightCap()) {
-      return new Reservation(
-          false,
-          "allowance: " + own.get().inFlightCap() + " dispatch(es) in flight for " + account);
-    }
-    if (fleet.isPresent() && fleet.get().credits() + credits > fleet.get().creditLimit()) {
-      return new Reservation(
-          false,
-          "allowance: "
-              + fleet.get().credits()
-              + " of "
-              + fleet.get().creditLimit()
-              + " credits used in the window");
-    }
-    ScopeUse use = own.orElseThrow();
-    return new Reservation(
-        false,
-        "allowance: "
-            + use.credits()
-            + " of "
-            + use.creditLimit()
-            + " credits used by "
-            + account
-            + " in the window");
-  }
-
-  private static String accountScope(String account) {
-    return "account:" + account;
-  }
 
   /**
    * Settles the operation's open reservation. Released credits go back to their scopes if the

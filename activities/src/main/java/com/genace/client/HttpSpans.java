@@ -39,7 +39,7 @@ final class HttpSpans {
         .setAttribute(METHOD, method)
         .setAttribute(ROUTE, route)
         .setAttribute(SERVER, server.getHost())
-        .setAttribute(PORT, (long) HttpGenaceClient.effectivePort(server))
+        .setAttribute(PORT, (long) GenaceExchange.effectivePort(server))
         .startSpan();
   }
 

@@ -17,13 +17,11 @@ import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.WriteResult;
 import com.genace.model.NextAction;
 import com.genace.model.Phase;
-import com.genace.model.ReviewReason;
 import com.genace.registration.Registration;
 import com.genace.stats.ActivityStats;
 import com.genace.workflows.GenerationRequest;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,9 +39,9 @@ import org.slf4j.LoggerFactory;
  *       is recent enough for the POST to leave under a live lease ({@link #sendWithin}); if either
  *       says no, record {@code not_sent};
  *   <li>POST once; record the outcome under the same lease (an outcome the ledger did not take is
- *       reported as {@link #record} says), then settle the allowance; a refusal of the whole
- *       account opens the fleet-wide circuit (part of the gate), so that no worker sends another
- *       doomed POST.
+ *       reported as {@link OutcomeRecorder#record} says), then settle the allowance; a refusal of
+ *       the whole account opens the fleet-wide circuit (part of the gate), so that no worker sends
+ *       another doomed POST.
  * </ol>
  *
  * Any failure before step 3 is reported as {@link DispatchActivities#NOTHING_SENT}; after it, as an
@@ -61,8 +59,8 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
   private final DispatchGate gate;
   private final DispatchListener listener;
   private final SpendingAllowance allowance;
-  private final DispatchCircuit circuit;
   private final ActivityStats stats;
+  private final OutcomeRecorder recorder;
 
   public DispatchActivitiesImpl(
       OperationsLedger ledger, GenaceClient genace, String owner, DispatchGate gate) {
@@ -97,8 +95,8 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     this.gate = () -> gate.closedReason().or(circuit::closedReason);
     this.listener = listener;
     this.allowance = allowance;
-    this.circuit = circuit;
     this.stats = stats;
+    this.recorder = new OutcomeRecorder(ledger, circuit);
   }
 
   /**
@@ -198,7 +196,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     try {
       DispatchResult result;
       try {
-        result = record(lease, outcome);
+        result = recorder.record(lease, outcome);
       } catch (RuntimeException e) {
         String evidence = outcome instanceof CreateOutcome.Accepted a ? a.remoteJobId() : null;
         result =
@@ -228,73 +226,11 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     return lease.multipliedBy(2).dividedBy(3);
   }
 
-  /**
-   * Records what Genace answered under the dispatch lease. An answer the ledger did not take (the
-   * lease ran out or was taken over meanwhile) is reported with what the ledger needs to know: an
-   * accepted job or a refusal, which would end the operation, becomes an unknown outcome (its
-   * review reads what the ledger holds); an answer that created nothing keeps its outcome, as the
-   * next claim reads the row (one left {@code submitting} goes to review).
-   */
-  private DispatchResult record(Lease lease, CreateOutcome outcome) {
-    if (outcome instanceof CreateOutcome.Accepted accepted) {
-      if (ledger.recordAccepted(lease, accepted.remoteJobId()) == WriteResult.APPLIED) {
-        return new DispatchResult(DispatchOutcome.ACCEPTED, accepted.remoteJobId(), null, 0);
-      }
-      return new DispatchResult(
-          DispatchOutcome.UNKNOWN,
-          accepted.remoteJobId(),
-          "Genace accepted job "
-              + accepted.remoteJobId()
-              + " but the dispatch lease was lost before it was recorded",
-          0);
-    }
-    if (outcome instanceof CreateOutcome.AccountRefused refused) {
-      openCircuit(lease, refused);
-      return notSentRecorded(lease, DispatchOutcome.ACCOUNT_REFUSED, refused.describe(), 0);
-    }
-    if (outcome instanceof CreateOutcome.Refused refused) {
-      if (ledger.recordRefused(lease, refused.describe()) == WriteResult.APPLIED) {
-        return DispatchResult.of(DispatchOutcome.REFUSED, refused.describe());
-      }
-      return DispatchResult.of(
-          DispatchOutcome.UNKNOWN,
-          "Genace refused the request ("
-              + refused.describe()
-              + ") but the dispatch lease was lost before it was recorded");
-    }
-    if (outcome instanceof CreateOutcome.RateLimited limited) {
-      return notSentRecorded(
-          lease, DispatchOutcome.RATE_LIMITED, limited.describe(), limited.retryAfter().toMillis());
-    }
-    if (outcome instanceof CreateOutcome.NotSent notSent) {
-      return notSentRecorded(lease, DispatchOutcome.NOT_SENT, notSent.describe(), 0);
-    }
-    ledger.openReview(lease, ReviewReason.POST_OUTCOME_UNKNOWN.wire(), outcome.describe());
-    return DispatchResult.of(DispatchOutcome.UNKNOWN, outcome.describe());
-  }
-
   /** Nothing was sent after the claim: recorded, and the allowance released. */
   private DispatchResult notSentAfterClaim(Lease lease, DispatchOutcome outcome, String detail) {
-    DispatchResult result = notSentRecorded(lease, outcome, detail, 0);
+    DispatchResult result = recorder.notSent(lease, outcome, detail, 0);
     settle(lease.operationId(), false);
     return result;
-  }
-
-  /**
-   * Records an outcome that created nothing. When the ledger does not take it, the outcome stands
-   * (nothing was created) and says so: the row keeps what it holds, and the next claim reads it.
-   */
-  private DispatchResult notSentRecorded(
-      Lease lease, DispatchOutcome outcome, String detail, long retryAfterMillis) {
-    WriteResult written = ledger.recordNotSent(lease, stored(outcome), detail);
-    String said =
-        written == WriteResult.APPLIED
-            ? detail
-            : detail
-                + "; the ledger did not record it ("
-                + written.name().toLowerCase(Locale.ROOT)
-                + "): the next claim reads what it holds";
-    return new DispatchResult(outcome, null, said, retryAfterMillis);
   }
 
   /** Settles the reservation; a failure is logged, as the reservation stops counting anyway. */
@@ -309,33 +245,6 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
           spent ? "spent" : "released",
           e.getMessage());
     }
-  }
-
-  /**
-   * Pauses dispatch fleet-wide. A failure here changes nothing about this operation (nothing was
-   * created, it stays dispatchable): its next POST meets the same refusal and tries again.
-   */
-  private void openCircuit(Lease lease, CreateOutcome.AccountRefused refused) {
-    try {
-      if (circuit.open(refused.problem(), refused.reason())) {
-        log.warn(
-            "dispatch circuit opened fleet-wide ({}): operation {} was {}; queued operations wait",
-            refused.problem().wire(),
-            lease.operationId(),
-            refused.describe());
-      }
-    } catch (RuntimeException e) {
-      log.error(
-          "could not open the dispatch circuit ({}) after operation {} was refused: {}",
-          refused.problem().wire(),
-          lease.operationId(),
-          e.getMessage());
-    }
-  }
-
-  /** The ledger's {@code dispatch_outcome}: the outcome's name in lower case. */
-  private static String stored(DispatchOutcome outcome) {
-    return outcome.name().toLowerCase(Locale.ROOT);
   }
 
   /** Whether the render may be charged: the job was accepted, or the outcome is unknown. */

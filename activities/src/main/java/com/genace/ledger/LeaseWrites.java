@@ -26,12 +26,12 @@ final class LeaseWrites {
       SqlStatement.of(
           "renew",
           """
-          UPDATE app_generation_operations
+          UPDATE app_generation_operations o
           SET lease_until = clock_timestamp() + ?::interval
-          WHERE operation_id = ? AND lease_owner = ? AND revision = ? AND next_action = ?
-            AND lease_until > clock_timestamp()
+          WHERE o.operation_id = ? AND %s
           RETURNING lease_until
-          """);
+          """
+              .formatted(FencedWrite.fence("?", "?", "?")));
 
   FenceOutcome renew(Lease lease, Duration leaseLength) {
     Optional<Instant> renewed =
@@ -54,11 +54,11 @@ final class LeaseWrites {
       SqlStatement.of(
           "release",
           """
-          UPDATE app_generation_operations
+          UPDATE app_generation_operations o
           SET lease_owner = NULL, lease_until = NULL
-          WHERE operation_id = ? AND lease_owner = ? AND revision = ? AND next_action = ?
-            AND lease_until > clock_timestamp()
-          """);
+          WHERE o.operation_id = ? AND %s
+          """
+              .formatted(FencedWrite.fence("?", "?", "?")));
 
   FenceOutcome release(Lease lease) {
     int released =
@@ -88,9 +88,7 @@ final class LeaseWrites {
                    ?::text AS action, ?::text AS event
           ),
           cur AS (
-            SELECT o.phase,
-                   (o.lease_owner = a.owner AND o.revision = a.revision
-                    AND o.next_action = a.action AND o.lease_until > clock_timestamp()) AS fenced
+            SELECT o.phase, (%s) AS fenced
             FROM app_generation_operations o JOIN args a ON o.operation_id = a.operation_id
           ),
           log AS (
@@ -104,7 +102,8 @@ final class LeaseWrites {
                  coalesce((SELECT fenced FROM cur), false) AS fenced,
                  0::bigint AS applied,
                  NULL::timestamptz AS lease_until
-          """);
+          """
+              .formatted(FencedWrite.fence("a.owner", "a.revision", "a.action")));
 
   private FenceOutcome denied(Lease lease, String event) {
     return sql.queryExactlyOne(

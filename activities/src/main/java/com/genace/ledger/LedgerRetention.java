@@ -89,10 +89,6 @@ public final class LedgerRetention {
     }
     long started = System.nanoTime();
     long deadline = started + bounds.maxPassTime().toNanos();
-    while (adoptLegacy(bounds.batchSize()) == bounds.batchSize()
-        && System.nanoTime() - deadline < 0) {
-      afterBatch.run();
-    }
     Counts counts = new Counts();
     Due after = Due.START;
     int batches = 0;
@@ -159,28 +155,6 @@ public final class LedgerRetention {
   /** An ended operation due for deletion, and whether the allowance still counts it. */
   private record Due(String operationId, Instant endedAt, boolean counted) {
     static final Due START = new Due("", Instant.EPOCH, false);
-  }
-
-  /**
-   * Ended rows from before V13 carry no {@code phase_since}: their end is {@code updated_at} (no
-   * statement writes an ended row). Setting it moves them into the ended index's order. The trigger
-   * does not fire: it watches other columns.
-   */
-  static final SqlStatement ADOPT_LEGACY =
-      SqlStatement.of(
-          "retention_adopt_legacy",
-          """
-          UPDATE app_generation_operations o
-          SET phase_since = o.updated_at
-          WHERE o.operation_id IN (
-            SELECT l.operation_id FROM app_generation_operations l
-            WHERE l.next_action = 'none' AND l.phase_since IS NULL
-            LIMIT ?
-            FOR UPDATE SKIP LOCKED)
-          """);
-
-  private int adoptLegacy(int limit) {
-    return sql.update(ADOPT_LEGACY, p -> p.integer(limit)); // LIMIT
   }
 
   /**

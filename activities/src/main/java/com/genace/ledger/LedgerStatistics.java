@@ -34,7 +34,7 @@ public final class LedgerStatistics {
    * grows); the most overdue is {@code oldestPollOverdueSeconds} late. {@code
    * oldestObservationAgeSeconds} and {@code oldestDeliveryAgeSeconds} are how long the operation
    * longest observing (its render not finished) or delivering has been in that phase ({@code
-   * phase_since}; for rows in flight since before V13, {@code updated_at}), 0 when there is none.
+   * phase_since}), 0 when there is none.
    */
   public record Snapshot(
       Map<Phase, Long> phases,
@@ -92,11 +92,11 @@ public final class LedgerStatistics {
                                     WHERE poll_due_at < statement_timestamp() - interval '5 seconds'),
                   'oldest_poll_due_at', (SELECT min(poll_due_at) FROM app_generation_operations
                                          WHERE poll_due_at IS NOT NULL),
-                  'oldest_observing_since', (SELECT min(coalesce(phase_since, updated_at))
+                  'oldest_observing_since', (SELECT min(phase_since)
                                              FROM app_generation_operations
                                              WHERE next_action <> 'none'
                                                AND phase = 'observing'),
-                  'oldest_delivering_since', (SELECT min(coalesce(phase_since, updated_at))
+                  'oldest_delivering_since', (SELECT min(phase_since)
                                               FROM app_generation_operations
                                               WHERE next_action <> 'none'
                                                 AND phase = 'delivering')),

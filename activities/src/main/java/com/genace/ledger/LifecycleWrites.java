@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * Ending an operation from outside its normal course: a cancellation (under a lease, like every
  * exclusive write) and the orphan sweeper's move to review (fenced by the revision it read and a
- * free lease). Each one statement shaped as in {@link DispatchWrites}.
+ * free lease). Each one statement; the cancellation a fenced write ({@link FencedWrite}).
  */
 final class LifecycleWrites {
 
@@ -27,45 +27,17 @@ final class LifecycleWrites {
    * POST may have left.
    */
   static final SqlStatement CANCEL =
-      SqlStatement.of(
-          "cancel",
-          """
-          WITH args AS (
-            SELECT ?::text AS operation_id, ?::text AS owner, ?::bigint AS revision,
-                   ?::text AS action, ?::jsonb AS details, ?::text AS failure_reason
-          ),
-          cur AS (
-            SELECT o.phase,
-                   (o.lease_owner = a.owner AND o.revision = a.revision
-                    AND o.next_action = a.action AND o.lease_until > clock_timestamp()) AS fenced
-            FROM app_generation_operations o JOIN args a ON o.operation_id = a.operation_id
-          ),
-          upd AS (
-            UPDATE app_generation_operations o
-            SET phase = 'abandoned', next_action = 'none', failure_reason = a.failure_reason,
-                lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp()
-            FROM args a
-            WHERE o.operation_id = a.operation_id
-              AND o.lease_owner = a.owner AND o.revision = a.revision
-              AND o.next_action = a.action AND o.lease_until > clock_timestamp()
-              AND o.phase IN ('pending', 'observing', 'delivering', 'in_review')
-            RETURNING o.phase
-          ),
-          log AS (
-            INSERT INTO app_generation_transitions
-                (operation_id, revision, owner, event, from_phase, to_phase, accepted, details)
-            SELECT a.operation_id, a.revision, a.owner, 'cancelled', cur.phase, upd.phase,
-                   upd.phase IS NOT NULL,
-                   CASE WHEN upd.phase IS NOT NULL THEN a.details
-                        WHEN cur.fenced THEN a.details || '{"denied": "not_permitted"}'
-                        ELSE a.details || '{"denied": "lease"}' END
-            FROM args a CROSS JOIN cur LEFT JOIN upd ON true
-          )
-          SELECT (SELECT count(*) FROM cur) AS found,
-                 coalesce((SELECT fenced FROM cur), false) AS fenced,
-                 (SELECT count(*) FROM upd) AS applied,
-                 NULL::timestamptz AS lease_until
-          """);
+      FencedWrite.named("cancel")
+          .actionOfTheLease()
+          .args("details jsonb", "failure_reason text")
+          .set(
+              """
+              phase = 'abandoned', next_action = 'none', failure_reason = a.failure_reason,
+              lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp()
+              """)
+          .permittedWhen("o.phase IN ('pending', 'observing', 'delivering', 'in_review')")
+          .event("cancelled")
+          .toStatement();
 
   FenceOutcome cancel(Lease lease, String details, String failureReason) {
     return sql.queryExactlyOne(

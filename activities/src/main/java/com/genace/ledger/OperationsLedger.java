@@ -12,7 +12,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,7 +80,7 @@ public final class OperationsLedger {
     this.dispatch = new DispatchWrites(ledgerSql);
     this.remoteJob = new RemoteJobWrites(ledgerSql);
     this.observation = new ObservationWrites(ledgerSql);
-    this.polls = new PollSchedule(ledgerSql);
+    this.polls = new PollSchedule(ledgerSql, leaseDuration);
     this.reviews = new ReviewWrites(ledgerSql);
     this.lifecycle = new LifecycleWrites(ledgerSql);
     this.sweepCursors = new SweepCursors(ledgerSql);
@@ -92,6 +91,14 @@ public final class OperationsLedger {
 
   public Duration leaseDuration() {
     return leaseDuration;
+  }
+
+  /**
+   * The observation's poll schedule: which observing operations are due for a status poll, their
+   * claims by the poll loops, and the activities waiting for their outcomes.
+   */
+  public PollSchedule polls() {
+    return polls;
   }
 
   /** Deletes ended operations older than a window, in bounded passes. */
@@ -409,71 +416,6 @@ public final class OperationsLedger {
       stats.transition("snapshot");
     }
     return outcome;
-  }
-
-  /**
-   * Observation by the poll schedule: puts the operation on it and names {@code waiter} as the
-   * activity to complete with the outcome (see {@link PollSchedule}). With {@code claim} (the
-   * activity's first attempt) it is claimed for the lease's length so that the caller makes the
-   * first poll; without, the schedule stays as it is.
-   *
-   * @return the row (and the claim's token); empty if the operation is not observing (its outcome
-   *     is in the ledger)
-   */
-  public Optional<DuePoll> awaitObservation(
-      String operationId, ObservationWaiter waiter, boolean claim) {
-    Identifiers.requireOperationId(operationId);
-    return polls.await(operationId, waiter, claim, leaseDuration);
-  }
-
-  /** Up to {@code limit} operations due for a poll, each claimed for {@code claimFor}. */
-  public List<DuePoll> claimDuePolls(int limit, Duration claimFor) {
-    if (limit < 1 || claimFor.isNegative() || claimFor.isZero()) {
-      throw new IllegalArgumentException("a poll claim needs a positive limit and claim time");
-    }
-    return polls.claimDue(limit, claimFor);
-  }
-
-  /**
-   * The next poll of a claimed operation, {@code delay} from now.
-   *
-   * @return false if the claim was overtaken (its time ran out and another loop claimed it, or the
-   *     observation was registered anew): nothing changed
-   */
-  public boolean reschedulePoll(DuePoll claimed, Duration delay) {
-    return polls.reschedule(claimed, delay);
-  }
-
-  /** Reschedules {@link #reschedulePolls} takes at once, at most. */
-  public static final int MAX_RESCHEDULES = PollSchedule.MAX_RESCHEDULES;
-
-  /**
-   * The next polls of several claimed operations, in one statement: what {@link #reschedulePoll}
-   * does for each. At most {@link #MAX_RESCHEDULES} at once.
-   *
-   * @return the operation ids whose reschedule applied; a claim missing from it was overtaken
-   */
-  public Set<String> reschedulePolls(List<NextPoll> next) {
-    return next.isEmpty() ? Set.of() : polls.rescheduleAll(next);
-  }
-
-  /**
-   * Puts a claimed operation back on the schedule, {@code delay} from now, because its waiting
-   * activity could not be told its outcome; also after a terminal snapshot took it off.
-   *
-   * @return false if another claim or another waiting activity overtook it: nothing changed
-   */
-  public boolean retryTelling(DuePoll claimed, Duration delay) {
-    return polls.retryTelling(claimed, delay);
-  }
-
-  /**
-   * Takes a claimed operation off the schedule once its waiting activity has its answer.
-   *
-   * @return false if the claim was overtaken: nothing changed
-   */
-  public boolean finishPolls(DuePoll claimed) {
-    return polls.finish(claimed);
   }
 
   /**

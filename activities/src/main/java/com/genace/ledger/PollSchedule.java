@@ -13,8 +13,8 @@ import java.util.Set;
 
 /**
  * The ledger as the observation's poll schedule: which observing operations are due for a status
- * read, claimed by any worker's poll loop with {@code SKIP LOCKED} so that loops never wait on one
- * another nor claim the same due operation twice.
+ * poll, claimed by any worker's poll loop with {@code SKIP LOCKED} so that loops never wait on one
+ * another nor claim the same due operation twice. Reached by {@link OperationsLedger#polls}.
  *
  * <p>The schedule's columns ({@code poll_due_at}, {@code poll_count}, the observer's ids) are
  * bookkeeping, not the operation's state: they take no lease, no revision and leave no history row.
@@ -23,8 +23,10 @@ import java.util.Set;
  * a statement given the same token reschedules or ends the schedule, so a loop that stalled past
  * its claim time changes nothing, and a loop that died leaves its rows due again once the claim
  * time has run out.
+ *
+ * <p>Every method is one statement in autocommit mode, run and traced as the ledger's others are.
  */
-final class PollSchedule {
+public final class PollSchedule {
 
   /**
    * When an operation that starts observing is first due for a poll loop: the waiting activity
@@ -35,15 +37,21 @@ final class PollSchedule {
   static final Duration UNCLAIMED_FIRST_POLL = Duration.ofSeconds(5);
 
   /**
-   * Reschedules one statement writes at most: few enough that the planner finds each row by its
-   * key, however long the history (with 500, a table of 30,000 rows was scanned whole).
+   * Reschedules {@link #rescheduleAll} takes at once, at most: few enough that the planner finds
+   * each row by its key, however long the history (with 500 it scans a table of 30,000 rows whole).
    */
-  static final int MAX_RESCHEDULES = 100;
+  public static final int MAX_RESCHEDULES = 100;
 
   private final Sql sql;
+  private final Duration claimFor;
 
-  PollSchedule(Sql sql) {
+  /**
+   * @param claimFor how long the waiting activity's first attempt claims the operation for its own
+   *     first poll (the ledger's lease duration)
+   */
+  PollSchedule(Sql sql, Duration claimFor) {
     this.sql = sql;
+    this.claimFor = claimFor;
   }
 
   /**
@@ -52,8 +60,8 @@ final class PollSchedule {
    * #UNCLAIMED_FIRST_POLL}). The activity's first attempt ({@code claim}) claims it for {@code
    * claimFor} at once, for its own first poll; the claim's new token overtakes any loop's claim. A
    * later attempt (after its start-to-close timeout) only names itself again and leaves the
-   * schedule as it is, due at once if there was none (an operation that started observing before
-   * the schedule began at that write). The backoff's step carries over within the same activity and
+   * schedule as it is, or makes the operation due at once when it is on none, so that an observing
+   * operation always has a next poll. The backoff's step carries over within the same activity and
    * from the polls made before any activity registered; a new activity (a new observation after a
    * review) starts over.
    */
@@ -76,8 +84,18 @@ final class PollSchedule {
           RETURNING o.*
           """);
 
-  Optional<DuePoll> await(
-      String operationId, ObservationWaiter waiter, boolean claim, Duration claimFor) {
+  /**
+   * Observation by the poll schedule: names {@code waiter} as the activity to complete with the
+   * outcome of the operation, which is on the schedule already. With {@code claim} (the activity's
+   * first attempt) it is claimed for the ledger's lease duration so that the caller makes the first
+   * poll; without, the schedule stays as it is ({@link #AWAIT}).
+   *
+   * @return the row (and the claim's token); empty if the operation is not observing (its outcome
+   *     is in the ledger)
+   */
+  public Optional<DuePoll> awaitObservation(
+      String operationId, ObservationWaiter waiter, boolean claim) {
+    Identifiers.requireOperationId(operationId);
     return sql.queryOne(
         AWAIT,
         p ->
@@ -116,7 +134,11 @@ final class PollSchedule {
           RETURNING o.*
           """);
 
-  List<DuePoll> claimDue(int limit, Duration claimFor) {
+  /** Up to {@code limit} operations due for a poll, each claimed for {@code claimFor}. */
+  public List<DuePoll> claimDue(int limit, Duration claimFor) {
+    if (limit < 1 || claimFor.isNegative() || claimFor.isZero()) {
+      throw new IllegalArgumentException("a poll claim needs a positive limit and claim time");
+    }
     return sql.query(
         CLAIM_DUE,
         p -> p.integer(limit).interval(claimFor), // LIMIT, claim time
@@ -133,7 +155,13 @@ final class PollSchedule {
           WHERE operation_id = ? AND poll_due_at = ?
           """);
 
-  boolean reschedule(DuePoll claimed, Duration delay) {
+  /**
+   * The next poll of a claimed operation, {@code delay} from now.
+   *
+   * @return false if the claim was overtaken (its time ran out and another loop claimed it, or the
+   *     observation was registered anew): nothing changed
+   */
+  public boolean reschedule(DuePoll claimed, Duration delay) {
     return sql.update(
             RESCHEDULE,
             p ->
@@ -146,11 +174,11 @@ final class PollSchedule {
   /**
    * The next polls of several claimed operations in one statement, each {@code delay} from now and
    * one step further in backoff, each only under its claim's token, as {@link #RESCHEDULE} does for
-   * one. A poll loop writes its pollers' reschedules this way: one commit for many polls instead of
-   * one each. Each row is found by its key: the ids again as {@code = ANY}, which the primary key
-   * serves (joined to the arrays alone, the planner hashed a scan of the whole table), and the
-   * token compared with {@code IS NOT DISTINCT FROM}, which no index serves (with {@code =} the
-   * planner walked the whole schedule's index instead).
+   * one. A poll loop writes the reschedules of its polls this way: one commit for many polls
+   * instead of one each. Each row is found by its key: the ids again as {@code = ANY}, which the
+   * primary key serves (joined to the arrays alone, the planner hashes a scan of the whole table),
+   * and the token compared with {@code IS NOT DISTINCT FROM}, which no index serves (with {@code =}
+   * the planner walks the whole schedule's index instead).
    */
   static final SqlStatement RESCHEDULE_MANY =
       SqlStatement.of(
@@ -164,8 +192,16 @@ final class PollSchedule {
           RETURNING o.operation_id
           """);
 
-  /** The operations of {@code next} whose reschedule applied; the others were overtaken. */
-  Set<String> rescheduleAll(List<NextPoll> next) {
+  /**
+   * The next polls of several claimed operations, in one statement: what {@link #reschedule} does
+   * for each. At most {@link #MAX_RESCHEDULES} at once.
+   *
+   * @return the operation ids whose reschedule applied; a claim missing from it was overtaken
+   */
+  public Set<String> rescheduleAll(List<NextPoll> next) {
+    if (next.isEmpty()) {
+      return Set.of();
+    }
     if (next.size() > MAX_RESCHEDULES) {
       throw new IllegalArgumentException(
           next.size() + " reschedules in one statement; at most " + MAX_RESCHEDULES);
@@ -202,7 +238,13 @@ final class PollSchedule {
             AND observer_activity_id IS NOT DISTINCT FROM ?
           """);
 
-  boolean retryTelling(DuePoll claimed, Duration delay) {
+  /**
+   * Puts a claimed operation back on the schedule, {@code delay} from now, because its waiting
+   * activity could not be told its outcome; also after a terminal snapshot took it off.
+   *
+   * @return false if another claim or another waiting activity overtook it: nothing changed
+   */
+  public boolean retryTelling(DuePoll claimed, Duration delay) {
     Optional<ObservationWaiter> waiter = claimed.waiter();
     return sql.update(
             RETRY_TELLING,
@@ -226,7 +268,12 @@ final class PollSchedule {
           WHERE operation_id = ? AND poll_due_at = ?
           """);
 
-  boolean finish(DuePoll claimed) {
+  /**
+   * Takes a claimed operation off the schedule once its waiting activity has its answer.
+   *
+   * @return false if the claim was overtaken: nothing changed
+   */
+  public boolean finish(DuePoll claimed) {
     return sql.update(
             FINISH,
             p -> p.text(claimed.row().operationId()).timestamp(claimed.token())) // id, token

@@ -2,10 +2,12 @@ package com.genace.ledger;
 
 import com.genace.db.Sql;
 import com.genace.db.SqlStatement;
+import com.genace.model.NextAction;
 import com.genace.model.RemoteStatus;
 
 /**
- * What observation and delivery write about the remote job; shaped as in {@link DispatchWrites}.
+ * What observation and delivery write about the remote job; each a fenced write ({@link
+ * FencedWrite}).
  */
 final class RemoteJobWrites {
 
@@ -26,63 +28,46 @@ final class RemoteJobWrites {
    * or conflicting one leaves a {@code not_permitted} diagnostic row.
    */
   static final SqlStatement RECORD_SNAPSHOT =
-      SqlStatement.of(
-          "record_snapshot",
-          """
-          WITH args AS (
-            SELECT ?::text AS operation_id, ?::text AS owner, ?::bigint AS revision,
-                   ?::jsonb AS details, ?::text AS status, ?::smallint AS status_rank,
-                   ?::jsonb AS snapshot, ?::text AS failure
-          ),
-          cur AS (
-            SELECT o.phase, o.remote_status,
-                   (o.lease_owner = a.owner AND o.revision = a.revision
-                    AND o.next_action = 'observe' AND o.lease_until > clock_timestamp()) AS fenced,
-                   (o.phase = 'observing'
-                    AND coalesce(o.remote_status_rank, -1) < a.status_rank) AS newer
-            FROM app_generation_operations o JOIN args a ON o.operation_id = a.operation_id
-          ),
-          upd AS (
-            UPDATE app_generation_operations o
-            SET remote_status = a.status,
-                remote_status_rank = a.status_rank,
-                remote_snapshot = a.snapshot,
-                remote_observed_at = clock_timestamp(),
-                phase = CASE WHEN a.status = 'succeeded' THEN 'delivering'
-                             WHEN a.status IN ('failed', 'canceled') THEN 'failed'
-                             ELSE o.phase END,
-                next_action = CASE WHEN a.status = 'succeeded' THEN 'deliver'
-                                   WHEN a.status IN ('failed', 'canceled') THEN 'none'
-                                   ELSE o.next_action END,
-                failure_reason = CASE WHEN a.status IN ('failed', 'canceled') THEN a.failure
-                                      ELSE o.failure_reason END,
-                lease_owner = CASE WHEN a.status_rank = 2 THEN NULL ELSE o.lease_owner END,
-                lease_until = CASE WHEN a.status_rank = 2 THEN NULL ELSE o.lease_until END,
-                updated_at = clock_timestamp()
-            FROM args a
-            WHERE o.operation_id = a.operation_id
-              AND o.lease_owner = a.owner AND o.revision = a.revision
-              AND o.next_action = 'observe' AND o.lease_until > clock_timestamp()
-              AND o.phase = 'observing' AND coalesce(o.remote_status_rank, -1) < a.status_rank
-            RETURNING o.phase
-          ),
-          log AS (
-            INSERT INTO app_generation_transitions
-                (operation_id, revision, owner, event, from_phase, to_phase, accepted, details)
-            SELECT a.operation_id, a.revision, a.owner, 'snapshot', cur.phase, upd.phase,
-                   upd.phase IS NOT NULL AND cur.newer,
-                   CASE WHEN upd.phase IS NOT NULL AND cur.newer THEN a.details
-                        WHEN cur.fenced THEN a.details || '{"denied": "not_permitted"}'
-                        ELSE a.details || '{"denied": "lease"}' END
-            FROM args a CROSS JOIN cur LEFT JOIN upd ON true
-            WHERE NOT (cur.fenced AND NOT cur.newer
-                       AND cur.remote_status IS NOT DISTINCT FROM a.status)
-          )
-          SELECT (SELECT count(*) FROM cur) AS found,
-                 coalesce((SELECT fenced FROM cur), false) AS fenced,
-                 (SELECT count(*) FROM upd CROSS JOIN cur WHERE cur.newer) AS applied,
-                 NULL::timestamptz AS lease_until
-          """);
+      FencedWrite.named("record_snapshot")
+          .action(NextAction.OBSERVE)
+          .args(
+              "details jsonb",
+              "status text",
+              "status_rank smallint",
+              "snapshot jsonb",
+              "failure text")
+          .reading(
+              "o.remote_status",
+              """
+              (o.phase = 'observing'
+               AND coalesce(o.remote_status_rank, -1) < a.status_rank) AS newer""")
+          .set(
+              """
+              remote_status = a.status,
+              remote_status_rank = a.status_rank,
+              remote_snapshot = a.snapshot,
+              remote_observed_at = clock_timestamp(),
+              phase = CASE WHEN a.status = 'succeeded' THEN 'delivering'
+                           WHEN a.status IN ('failed', 'canceled') THEN 'failed'
+                           ELSE o.phase END,
+              next_action = CASE WHEN a.status = 'succeeded' THEN 'deliver'
+                                 WHEN a.status IN ('failed', 'canceled') THEN 'none'
+                                 ELSE o.next_action END,
+              failure_reason = CASE WHEN a.status IN ('failed', 'canceled') THEN a.failure
+                                    ELSE o.failure_reason END,
+              lease_owner = CASE WHEN a.status_rank = 2 THEN NULL ELSE o.lease_owner END,
+              lease_until = CASE WHEN a.status_rank = 2 THEN NULL ELSE o.lease_until END,
+              updated_at = clock_timestamp()
+              """)
+          .permittedWhen(
+              "o.phase = 'observing' AND coalesce(o.remote_status_rank, -1) < a.status_rank")
+          .event("snapshot")
+          .appliedOnlyIf("cur.newer")
+          .quietWhen(
+              """
+              cur.fenced AND NOT cur.newer
+                   AND cur.remote_status IS NOT DISTINCT FROM a.status""")
+          .toStatement();
 
   FenceOutcome recordSnapshot(
       Lease lease, String details, RemoteStatus status, String snapshotJson, String failureReason) {
@@ -102,45 +87,17 @@ final class RemoteJobWrites {
 
   /** delivering → delivered: every artifact is in the store, the manifest says where. */
   static final SqlStatement RECORD_DELIVERED =
-      SqlStatement.of(
-          "record_delivered",
-          """
-          WITH args AS (
-            SELECT ?::text AS operation_id, ?::text AS owner, ?::bigint AS revision,
-                   ?::jsonb AS details, ?::jsonb AS manifest
-          ),
-          cur AS (
-            SELECT o.phase,
-                   (o.lease_owner = a.owner AND o.revision = a.revision
-                    AND o.next_action = 'deliver' AND o.lease_until > clock_timestamp()) AS fenced
-            FROM app_generation_operations o JOIN args a ON o.operation_id = a.operation_id
-          ),
-          upd AS (
-            UPDATE app_generation_operations o
-            SET phase = 'delivered', next_action = 'none', delivery_manifest = a.manifest,
-                lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp()
-            FROM args a
-            WHERE o.operation_id = a.operation_id
-              AND o.lease_owner = a.owner AND o.revision = a.revision
-              AND o.next_action = 'deliver' AND o.lease_until > clock_timestamp()
-              AND o.phase = 'delivering'
-            RETURNING o.phase
-          ),
-          log AS (
-            INSERT INTO app_generation_transitions
-                (operation_id, revision, owner, event, from_phase, to_phase, accepted, details)
-            SELECT a.operation_id, a.revision, a.owner, 'delivered', cur.phase, upd.phase,
-                   upd.phase IS NOT NULL,
-                   CASE WHEN upd.phase IS NOT NULL THEN a.details
-                        WHEN cur.fenced THEN a.details || '{"denied": "not_permitted"}'
-                        ELSE a.details || '{"denied": "lease"}' END
-            FROM args a CROSS JOIN cur LEFT JOIN upd ON true
-          )
-          SELECT (SELECT count(*) FROM cur) AS found,
-                 coalesce((SELECT fenced FROM cur), false) AS fenced,
-                 (SELECT count(*) FROM upd) AS applied,
-                 NULL::timestamptz AS lease_until
-          """);
+      FencedWrite.named("record_delivered")
+          .action(NextAction.DELIVER)
+          .args("details jsonb", "manifest jsonb")
+          .set(
+              """
+              phase = 'delivered', next_action = 'none', delivery_manifest = a.manifest,
+              lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp()
+              """)
+          .permittedWhen("o.phase = 'delivering'")
+          .event("delivered")
+          .toStatement();
 
   FenceOutcome recordDelivered(Lease lease, String details, String manifestJson) {
     return sql.queryExactlyOne(

@@ -50,10 +50,10 @@ final class WaitingTooLong {
           UPDATE app_generation_operations
           SET too_long_reported_at = clock_timestamp()
           WHERE operation_id = ? AND phase = ? AND too_long_reported_at IS NULL
-            AND coalesce(phase_since, updated_at) <= clock_timestamp() - ?::interval
+            AND phase_since <= clock_timestamp() - ?::interval
           RETURNING operation_id, phase, remote_job_id, delivery_failure,
-                    coalesce(phase_since, updated_at) AS since,
-                    extract(epoch FROM clock_timestamp() - coalesce(phase_since, updated_at))
+                    phase_since AS since,
+                    extract(epoch FROM clock_timestamp() - phase_since)
                         AS waited_seconds
           """);
 

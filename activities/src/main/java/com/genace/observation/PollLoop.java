@@ -2,10 +2,9 @@ package com.genace.observation;
 
 import com.genace.ledger.DuePoll;
 import com.genace.ledger.ObservationWaiter;
-import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
+import com.genace.ledger.PollSchedule;
 import com.genace.ledger.WaitLimits;
-import com.genace.model.Phase;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import java.time.Clock;
@@ -28,18 +27,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A worker's share of the ledger's poll schedule: claims due operations ({@link
- * OperationsLedger#claimDuePolls}), polls each once with {@link ObservationActivitiesImpl}'s rules
- * (snapshots only forward, under the fenced write; 404 to review; pacing by backoff, jitter and
- * {@code Retry-After}), and then either asks for the next poll (the pollers' reschedules are
- * written together every 100 ms, {@link PollReschedules}) or, once the operation has an outcome,
- * completes the activity waiting for it ({@link ObservationActivities#awaitRemoteJob}) and takes it
- * off the schedule.
+ * PollSchedule#claimDue}), makes one status poll of each on its poll threads ({@link StatusPoll}:
+ * snapshots only forward, under the fenced write; 404 to review; pacing by backoff, jitter and
+ * {@code Retry-After}), and then either asks for the next poll (the reschedules are written
+ * together every 100 ms, {@link PollReschedules}) or, once the operation has an outcome, completes
+ * the activity waiting for it ({@link ObservationActivities#awaitRemoteJob}) and takes it off the
+ * schedule.
  *
  * <p>Why: a poll costs a share of a claim, a GET and a share of a reschedule, with no Temporal call
  * and no commit of its own, so a render of hours costs Temporal one activity whatever its number of
  * polls, and the pace a fleet can poll at is the ledger's and Genace's, not the Temporal server's
- * (each poll as an activity attempt held 10,000 renders to a fifth of their pace on this machine;
- * see docs/performance.md).
+ * (with an activity attempt per poll, 10,000 renders go at a fifth of their pace on the bench
+ * machine: docs/performance.md).
  *
  * <p>Crashes: a loop that dies leaves its claimed operations due again once their claim time (the
  * ledger's lease duration) has run out, for any worker's loop; a loop that stalled past it can no
@@ -54,14 +53,14 @@ public final class PollLoop implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(PollLoop.class);
 
-  /** Operations claimed at once: enough to keep the pollers busy, few enough to share. */
+  /** Operations claimed at once: enough to keep the poll threads busy, few enough to share. */
   static final int CLAIM_BATCH = 100;
 
   /**
    * Claimed operations not polled yet, at most: two claims' worth. A busy loop waits for a quarter
    * of a claim to be free before claiming again, so that it claims in batches and its one thread is
-   * not what limits the pace (claiming whenever one place was free, it made a statement per few
-   * polls once the pollers were quick).
+   * not what limits the pace (claiming whenever one place is free costs a statement per few polls
+   * once the polls are quick).
    */
   static final int IN_FLIGHT = 2 * CLAIM_BATCH;
 
@@ -76,28 +75,27 @@ public final class PollLoop implements AutoCloseable {
   /** How soon a completion Temporal refused for now is tried again. */
   static final Duration COMPLETION_RETRY = Duration.ofSeconds(5);
 
-  /** How often the pollers' reschedules are written, together ({@link PollReschedules}). */
+  /** How often the reschedules asked for are written, together ({@link PollReschedules}). */
   static final Duration RESCHEDULE_EVERY = Duration.ofMillis(100);
 
   /** How long closing waits for the polls under way. */
   static final int CLOSE_WAIT_SECONDS = 10;
 
   private final OperationsLedger ledger;
-  private final ObservationActivitiesImpl polls;
+  private final StatusPoll statusPoll;
   private final WaitingActivities waiting;
   private final BooleanSupplier started;
   private final BooleanSupplier stopped;
   private final Duration claimTime;
   private final Duration idleWait;
   private final Semaphore inFlight;
-  private final ExecutorService pollers;
+  private final ExecutorService pollThreads;
   private final PollReschedules reschedules;
   private final ScheduledExecutorService writer;
   private final Thread loop;
-  private final WaitLimits limits;
-  private final Clock clock;
+  private final ObservingTooLong tooLong;
 
-  /** Claimed and handed to the pollers, not yet started: what closing hands back. */
+  /** Claimed and handed to the poll threads, not yet started: what closing hands back. */
   private final Set<DuePoll> unstarted = ConcurrentHashMap.newKeySet();
 
   private final AtomicBoolean closing = new AtomicBoolean();
@@ -107,29 +105,7 @@ public final class PollLoop implements AutoCloseable {
   /**
    * @param started whether the loop may claim yet (its worker has started): it waits till then
    * @param stopped whether its worker is shutting down: it then stops as {@link #close} does
-   * @param pollers how many polls run at once
-   */
-  public PollLoop(
-      OperationsLedger ledger,
-      ObservationActivitiesImpl polls,
-      WaitingActivities waiting,
-      PollingPolicy policy,
-      BooleanSupplier started,
-      BooleanSupplier stopped,
-      int pollers) {
-    this(
-        ledger,
-        polls,
-        waiting,
-        policy,
-        started,
-        stopped,
-        pollers,
-        WaitLimits.DEFAULT,
-        Clock.systemUTC());
-  }
-
-  /**
+   * @param pollThreads how many status polls run at once
    * @param limits how long an operation may observe before its poll logs the ERROR line that says
    *     so (once per operation: {@link OperationsLedger#reportWaitingTooLong})
    * @param clock this process's clock, for the check that spares that statement for every other
@@ -137,19 +113,19 @@ public final class PollLoop implements AutoCloseable {
    */
   public PollLoop(
       OperationsLedger ledger,
-      ObservationActivitiesImpl polls,
+      StatusPoll statusPoll,
       WaitingActivities waiting,
       PollingPolicy policy,
       BooleanSupplier started,
       BooleanSupplier stopped,
-      int pollers,
+      int pollThreads,
       WaitLimits limits,
       Clock clock) {
-    if (pollers < 1) {
-      throw new IllegalArgumentException("a poll loop needs at least one poller");
+    if (pollThreads < 1) {
+      throw new IllegalArgumentException("a poll loop needs at least one poll thread");
     }
     this.ledger = ledger;
-    this.polls = polls;
+    this.statusPoll = statusPoll;
     this.waiting = waiting;
     this.started = started;
     this.stopped = stopped;
@@ -157,12 +133,11 @@ public final class PollLoop implements AutoCloseable {
     this.idleWait =
         policy.initialDelay().compareTo(IDLE_WAIT) < 0 ? policy.initialDelay() : IDLE_WAIT;
     this.inFlight = new Semaphore(IN_FLIGHT);
-    this.pollers = Executors.newFixedThreadPool(pollers, daemons("genace-poll-"));
-    this.reschedules = new PollReschedules(ledger, this::overtaken, System::nanoTime);
+    this.pollThreads = Executors.newFixedThreadPool(pollThreads, daemons("genace-poll-"));
+    this.reschedules = new PollReschedules(ledger.polls(), this::overtaken, System::nanoTime);
     this.writer = Executors.newSingleThreadScheduledExecutor(daemons("genace-poll-writer-"));
     this.loop = daemons("genace-poll-loop").newThread(this::run);
-    this.limits = limits;
-    this.clock = clock;
+    this.tooLong = new ObservingTooLong(ledger, limits, clock);
   }
 
   public PollLoop start() {
@@ -177,10 +152,10 @@ public final class PollLoop implements AutoCloseable {
 
   /**
    * Stops claiming, waits up to {@value #CLOSE_WAIT_SECONDS} s for the polls under way, and hands
-   * back the claimed operations no poller started, due at once for any worker's loop (each under
-   * its claim's token, so counted as one poll of its pacing), instead of when their claims run out.
-   * Writes every reschedule asked for. A second call, from another thread, waits for the first to
-   * end: a draining worker waits for its loop before it exits.
+   * back the claimed operations no poll thread started, due at once for any worker's loop (each
+   * under its claim's token, so counted as one poll of its pacing), instead of when their claims
+   * run out. Writes every reschedule asked for. A second call, from another thread, waits for the
+   * first to end: a draining worker waits for its loop before it exits.
    */
   @Override
   public void close() {
@@ -201,15 +176,15 @@ public final class PollLoop implements AutoCloseable {
       loop.interrupt();
       joinQuietly(loop); // its last claims are in `unstarted` once it has stopped
     }
-    pollers.shutdown();
+    pollThreads.shutdown();
     try {
-      if (!pollers.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
-        pollers.shutdownNow();
+      if (!pollThreads.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
+        pollThreads.shutdownNow();
         // A poll cut off asks for its next poll on the way out: let it, before the last flush.
-        pollers.awaitTermination(1, TimeUnit.SECONDS);
+        pollThreads.awaitTermination(1, TimeUnit.SECONDS);
       }
     } catch (InterruptedException e) {
-      pollers.shutdownNow();
+      pollThreads.shutdownNow();
       Thread.currentThread().interrupt();
     }
     writer.shutdown();
@@ -238,7 +213,7 @@ public final class PollLoop implements AutoCloseable {
         inFlight.release(free - wanted);
         List<DuePoll> due;
         try {
-          due = ledger.claimDuePolls(wanted, claimTime);
+          due = ledger.polls().claimDue(wanted, claimTime);
         } catch (RuntimeException e) {
           inFlight.release(wanted);
           log.warn("poll schedule unreadable, trying again in {}: {}", failureWait, e.toString());
@@ -250,7 +225,7 @@ public final class PollLoop implements AutoCloseable {
         inFlight.release(wanted - due.size());
         for (DuePoll claimed : due) {
           unstarted.add(claimed);
-          pollers.execute(() -> pollAndRelease(claimed));
+          pollThreads.execute(() -> pollAndRelease(claimed));
         }
         if (due.size() < wanted) {
           pause(idleWait); // nothing more due now
@@ -258,7 +233,8 @@ public final class PollLoop implements AutoCloseable {
       } catch (InterruptedException e) {
         // close() interrupts; anything else does not stop this worker's share of the polls.
       } catch (RuntimeException | Error e) {
-        // The pollers refused work (closing), or a bug: the loop must outlive it, or this worker
+        // The poll threads refused work (closing), or a bug: the loop must outlive it, or this
+        // worker
         // would stop polling with nothing to show for it.
         if (!closed) {
           log.error("poll loop failed; going on", e);
@@ -310,28 +286,10 @@ public final class PollLoop implements AutoCloseable {
    * #flushReschedules}) or the waiting activity told.
    */
   void pollOnce(DuePoll claimed) {
-    reportIfTooLong(claimed.row());
-    PollStep step = polls.pollStep(claimed);
+    tooLong.reportIfDue(claimed.row());
+    PollStep step = statusPoll.poll(claimed);
     step.again().ifPresent(delay -> reschedules.add(claimed, delay));
     step.outcome().ifPresent(outcome -> tell(claimed, outcome));
-  }
-
-  /**
-   * Every observing operation passes here at each of its polls: the one that has observed longer
-   * than the limit (a render that never finishes) gets its ERROR line, once. The claimed row says
-   * whether it was reported already, so the others cost no statement.
-   */
-  private void reportIfTooLong(OperationRow row) {
-    if (row.phase() != Phase.OBSERVING
-        || !OperationsLedger.mayWaitTooLong(row, limits.observing(), clock.instant())) {
-      return;
-    }
-    try {
-      ledger.reportWaitingTooLong(row.operationId(), Phase.OBSERVING, limits.observing());
-    } catch (RuntimeException e) {
-      // The poll matters more; the next one tries again.
-      log.warn("could not report that {} observes too long: {}", row.operationId(), e.toString());
-    }
   }
 
   /** Writes the reschedules asked for so far: what this loop's writer does every 100 ms. */
@@ -341,7 +299,7 @@ public final class PollLoop implements AutoCloseable {
 
   private void overtaken(DuePoll claimed) {
     try {
-      polls.overtaken(claimed).ifPresent(outcome -> tell(claimed, outcome));
+      statusPoll.overtaken(claimed).ifPresent(outcome -> tell(claimed, outcome));
     } catch (RuntimeException e) {
       // The claim ran out anyway: whoever has the operation now tells it.
       log.warn("overtaken poll of {} failed: {}", claimed.row().operationId(), e.toString());
@@ -350,9 +308,9 @@ public final class PollLoop implements AutoCloseable {
 
   private void tell(DuePoll claimed, ObservationResult outcome) {
     if (waiting.tell(claimed.row().operationId(), claimed.waiter(), outcome)) {
-      polls.told(claimed, outcome);
+      statusPoll.told(claimed, outcome);
     } else {
-      ledger.retryTelling(claimed, COMPLETION_RETRY);
+      ledger.polls().retryTelling(claimed, COMPLETION_RETRY);
     }
   }
 

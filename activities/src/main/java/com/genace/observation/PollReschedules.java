@@ -2,7 +2,7 @@ package com.genace.observation;
 
 import com.genace.ledger.DuePoll;
 import com.genace.ledger.NextPoll;
-import com.genace.ledger.OperationsLedger;
+import com.genace.ledger.PollSchedule;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,9 +15,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The next polls a poll loop's pollers ask for, written to the schedule together by {@link #flush}
- * ({@link OperationsLedger#reschedulePolls}): one statement and one commit for every poll made
- * since the last flush, instead of one each, which is most of what a poll cost the database.
+ * The next polls a poll loop's status polls ask for, written to the schedule together by {@link
+ * #flush} ({@link PollSchedule#rescheduleAll}): one statement and one commit for every poll made
+ * since the last flush instead of one each, which would be most of what a poll costs the database.
  *
  * <p>Each delay counts from when the poll asked for it, so the time spent waiting for the flush
  * does not stretch the pace. A claim overtaken meanwhile is handed to {@code overtaken}, as a
@@ -29,17 +29,17 @@ final class PollReschedules {
   private static final Logger log = LoggerFactory.getLogger(PollReschedules.class);
 
   /** Reschedules written by one statement at most. */
-  static final int BATCH = OperationsLedger.MAX_RESCHEDULES;
+  static final int BATCH = PollSchedule.MAX_RESCHEDULES;
 
   private record Asked(DuePoll claimed, Duration delay, long askedAtNanos) {}
 
-  private final OperationsLedger ledger;
+  private final PollSchedule schedule;
   private final Consumer<DuePoll> overtaken;
   private final LongSupplier nanoTime;
   private final Queue<Asked> asked = new ConcurrentLinkedQueue<>();
 
-  PollReschedules(OperationsLedger ledger, Consumer<DuePoll> overtaken, LongSupplier nanoTime) {
-    this.ledger = ledger;
+  PollReschedules(PollSchedule schedule, Consumer<DuePoll> overtaken, LongSupplier nanoTime) {
+    this.schedule = schedule;
     this.overtaken = overtaken;
     this.nanoTime = nanoTime;
   }
@@ -80,7 +80,7 @@ final class PollReschedules {
       Duration left = one.delay().minusNanos(now - one.askedAtNanos());
       next.add(new NextPoll(one.claimed(), left.isNegative() ? Duration.ZERO : left));
     }
-    Set<String> applied = ledger.reschedulePolls(next);
+    Set<String> applied = schedule.rescheduleAll(next);
     for (Asked one : batch) {
       if (!applied.contains(one.claimed().row().operationId())) {
         overtaken.accept(one.claimed());

@@ -4,10 +4,11 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * What one poll of a claimed operation leaves to do: tell its waiting activity an outcome, poll it
- * {@code again} after a delay, or nothing (it left the schedule).
+ * What one status poll of a claimed operation leaves to do ({@link StatusPoll#poll}): tell its
+ * waiting activity an outcome, poll it {@code again} after a delay, or nothing (it left the
+ * schedule).
  */
-record PollStep(Optional<ObservationResult> outcome, Optional<Duration> again) {
+public record PollStep(Optional<ObservationResult> outcome, Optional<Duration> again) {
 
   static final PollStep NOTHING = new PollStep(Optional.empty(), Optional.empty());
 

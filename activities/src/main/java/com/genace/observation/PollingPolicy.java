@@ -6,15 +6,13 @@ import java.util.random.RandomGenerator;
 /**
  * How status polls are paced: exponential backoff between {@code initialDelay} and {@code
  * maxDelay}, each delay spread by up to {@code jitter} (a fraction) so that many operations do not
- * poll in step. A {@code Retry-After} from Genace is honoured when it is longer. {@code
- * maxFailures} bounds the failed reads of one long observation attempt (the legacy observation
- * only).
+ * poll in step. A {@code Retry-After} from Genace is honoured when it is longer.
  */
 public record PollingPolicy(
-    Duration initialDelay, Duration maxDelay, double multiplier, double jitter, int maxFailures) {
+    Duration initialDelay, Duration maxDelay, double multiplier, double jitter) {
 
   public static final PollingPolicy DEFAULT =
-      new PollingPolicy(Duration.ofSeconds(1), Duration.ofSeconds(15), 1.5, 0.2, 5);
+      new PollingPolicy(Duration.ofSeconds(1), Duration.ofSeconds(15), 1.5, 0.2);
 
   public PollingPolicy {
     if (initialDelay.isNegative()
@@ -22,7 +20,7 @@ public record PollingPolicy(
         || maxDelay.compareTo(initialDelay) < 0) {
       throw new IllegalArgumentException("poll delays must be positive and max >= initial");
     }
-    if (multiplier < 1 || jitter < 0 || jitter >= 1 || maxFailures < 1) {
+    if (multiplier < 1 || jitter < 0 || jitter >= 1) {
       throw new IllegalArgumentException("invalid polling policy");
     }
   }
@@ -51,6 +49,6 @@ public record PollingPolicy(
 
   /** The same policy with {@code maxDelay} as its slowest pace. */
   public PollingPolicy withMaxDelay(Duration maxDelay) {
-    return new PollingPolicy(initialDelay, maxDelay, multiplier, jitter, maxFailures);
+    return new PollingPolicy(initialDelay, maxDelay, multiplier, jitter);
   }
 }

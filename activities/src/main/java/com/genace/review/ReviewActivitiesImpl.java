@@ -10,15 +10,13 @@ import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.ReviewDecision;
 import com.genace.model.ReviewReason;
-import com.genace.registration.Registration;
 import com.genace.stats.ActivityStats;
 import com.genace.stats.ActivityStats.Resolver;
-import com.genace.workflows.GenerationRequest;
 import com.genace.workflows.GenerationWorkflowImpl;
 import io.temporal.failure.ApplicationFailure;
 import java.util.Optional;
 
-/** Ledger steps around dispatch and review; each one idempotent. */
+/** The review's ledger steps; each one idempotent. */
 public final class ReviewActivitiesImpl implements ReviewActivities {
 
   /** The resolution breaks the rules of a decision; the ledger would refuse it on every attempt. */
@@ -35,11 +33,6 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
     this.ledger = ledger;
     this.owner = owner;
     this.stats = stats;
-  }
-
-  @Override
-  public void register(GenerationRequest request) {
-    Registration.register(ledger, request);
   }
 
   @Override

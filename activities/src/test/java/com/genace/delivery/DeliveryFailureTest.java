@@ -16,7 +16,7 @@ import com.genace.ledger.WaitLimits;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
 import com.genace.testing.CapturedLogs;
-import com.genace.testing.DatabaseExtension;
+import com.genace.testing.LedgerFixtures;
 import com.genace.testing.QueryPlans;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
@@ -32,9 +32,8 @@ import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -42,7 +41,6 @@ import org.junit.jupiter.api.io.TempDir;
  * row says why (for {@code ops show}), and once the delivery has gone on longer than its limit one
  * ERROR line says so, however many attempts fail after it.
  */
-@ExtendWith(DatabaseExtension.class)
 class DeliveryFailureTest {
 
   private static final byte[] ARRIVES = Artifacts.random(2048, 3);
@@ -50,15 +48,11 @@ class DeliveryFailureTest {
 
   @TempDir Path directory;
 
-  private DataSource db;
-  private OperationsLedger ledger;
-  private final List<TestActivityEnvironment> environments = new ArrayList<>();
+  @RegisterExtension final LedgerFixtures fixtures = LedgerFixtures.fresh(Duration.ofSeconds(30));
 
-  @BeforeEach
-  void setUp(DataSource db) {
-    this.db = db;
-    this.ledger = new OperationsLedger(db, Duration.ofSeconds(30));
-  }
+  private final DataSource db = fixtures.dataSource();
+  private final OperationsLedger ledger = fixtures.ledger();
+  private final List<TestActivityEnvironment> environments = new ArrayList<>();
 
   @AfterEach
   void close() {

@@ -23,7 +23,7 @@ import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
 import com.genace.simulator.Faults;
 import com.genace.simulator.GenaceSimulator;
-import com.genace.testing.DatabaseExtension;
+import com.genace.testing.LedgerFixtures;
 import com.genace.testing.S3Server;
 import com.sun.net.httpserver.HttpServer;
 import io.temporal.activity.ActivityOptions;
@@ -40,11 +40,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -52,7 +51,6 @@ import software.amazon.awssdk.services.s3.S3Client;
  * The delivery activity with its production parts: the simulator over HTTP, the real ledger and a
  * real S3 server, through Temporal's activity test environment.
  */
-@ExtendWith(DatabaseExtension.class)
 class S3DeliveryTest {
 
   private static final String API_KEY = "sk-delivery-test";
@@ -62,13 +60,16 @@ class S3DeliveryTest {
   private final S3Server server = S3Server.get();
   private final S3Client admin = server.client();
   private final String bucket = server.newBucket(admin);
+
+  @RegisterExtension final LedgerFixtures fixtures = LedgerFixtures.fresh(Duration.ofSeconds(4));
+
+  private final OperationsLedger ledger = fixtures.ledger();
   private GenaceSimulator simulator;
   private GenaceClient genace;
-  private OperationsLedger ledger;
   private final List<TestActivityEnvironment> environments = new java.util.ArrayList<>();
 
   @BeforeEach
-  void start(DataSource db) {
+  void start() {
     simulator =
         GenaceSimulator.builder()
             .apiKey(API_KEY)
@@ -76,7 +77,6 @@ class S3DeliveryTest {
             .faults(Faults.DEFAULT.withJobDurationMs(100))
             .start();
     genace = new HttpGenaceClient(GenaceClientConfig.of(simulator.baseUrl(), API_KEY));
-    ledger = new OperationsLedger(db, Duration.ofSeconds(4));
   }
 
   @AfterEach

@@ -6,34 +6,26 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
-import com.genace.testing.DatabaseExtension;
+import com.genace.testing.LedgerFixtures;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Claiming a lease, against a real PostgreSQL: wall-clock expiry inside a transaction, missing or
  * blank remote ids, the wrong action, live and released leases, takeover of a dispatch that may
  * have sent its POST, and the same owner claiming again.
  */
-@ExtendWith(DatabaseExtension.class)
 class LeaseClaimTest {
 
-  private DataSource dataSource;
-  private OperationsLedger ledger;
-  private LedgerFixtures fixtures;
+  @RegisterExtension final LedgerFixtures fixtures = LedgerFixtures.fresh();
 
-  @BeforeEach
-  void setUp(DataSource dataSource) {
-    this.dataSource = dataSource;
-    this.ledger = new OperationsLedger(dataSource);
-    this.fixtures = new LedgerFixtures(ledger, dataSource);
-  }
+  private final DataSource dataSource = fixtures.dataSource();
+  private final OperationsLedger ledger = fixtures.ledger();
 
   @Test
   void claim_inside_a_transaction_sees_a_lease_expire_by_wall_time() throws Exception {

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import com.genace.db.Database;
 import com.genace.db.DatabaseConfig;
 import com.genace.model.NextAction;
-import com.genace.testing.DatabaseExtension;
+import com.genace.testing.LedgerFixtures;
 import com.genace.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -22,26 +22,18 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Real overlap: several connections racing on the same rows, and blocked row locks. */
-@ExtendWith(DatabaseExtension.class)
 class LeaseConcurrencyTest {
 
   private static final int CONTENDERS = 10;
 
-  private DataSource dataSource;
-  private OperationsLedger ledger;
-  private LedgerFixtures fixtures;
+  @RegisterExtension final LedgerFixtures fixtures = LedgerFixtures.fresh();
 
-  @BeforeEach
-  void setUp(DataSource dataSource) {
-    this.dataSource = dataSource;
-    this.ledger = new OperationsLedger(dataSource);
-    this.fixtures = new LedgerFixtures(ledger, dataSource);
-  }
+  private final DataSource dataSource = fixtures.dataSource();
+  private final OperationsLedger ledger = fixtures.ledger();
 
   @Test
   void many_connections_claiming_at_once_yield_exactly_one_owner_per_lease_window()

@@ -7,28 +7,20 @@ import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
 import com.genace.model.ReviewDecision;
-import com.genace.testing.DatabaseExtension;
+import com.genace.testing.LedgerFixtures;
 import java.time.Duration;
 import java.util.Optional;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Renewal and fenced writes: only the current, unexpired lease ever writes. */
-@ExtendWith(DatabaseExtension.class)
 class LeaseFencingTest {
 
-  private DataSource dataSource;
-  private OperationsLedger ledger;
-  private LedgerFixtures fixtures;
+  @RegisterExtension final LedgerFixtures fixtures = LedgerFixtures.fresh();
 
-  @BeforeEach
-  void setUp(DataSource dataSource) {
-    this.dataSource = dataSource;
-    this.ledger = new OperationsLedger(dataSource);
-    this.fixtures = new LedgerFixtures(ledger, dataSource);
-  }
+  private final DataSource dataSource = fixtures.dataSource();
+  private final OperationsLedger ledger = fixtures.ledger();
 
   @Test
   void renewal_extends_a_live_lease_bound_to_its_owner_and_revision() {
@@ -46,9 +38,9 @@ class LeaseFencingTest {
   @Test
   void renewal_after_expiry_is_denied_even_without_a_new_owner() throws Exception {
     OperationsLedger shortLeases = new OperationsLedger(dataSource, Duration.ofMillis(200));
-    new LedgerFixtures(shortLeases, dataSource).observing("op-1", "gen_1");
+    LedgerFixtures.over(shortLeases, dataSource).observing("op-1", "gen_1");
     Lease lease =
-        new LedgerFixtures(shortLeases, dataSource).claim("op-1", "worker-a", NextAction.OBSERVE);
+        LedgerFixtures.over(shortLeases, dataSource).claim("op-1", "worker-a", NextAction.OBSERVE);
     Thread.sleep(400);
 
     assertThat(shortLeases.renew(lease)).isInstanceOf(RenewResult.Denied.class);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
+import com.genace.testing.LedgerFixtures;
 import com.genace.testing.TestDatabase;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +41,7 @@ class LeaseSafetyPropertyTest {
   record Step(Kind kind, int worker, RemoteStatus status, int age) {}
 
   private final OperationsLedger ledger = new OperationsLedger(TestDatabase.dataSource());
-  private final LedgerFixtures fixtures = new LedgerFixtures(ledger, TestDatabase.dataSource());
+  private final LedgerFixtures fixtures = LedgerFixtures.over(ledger, TestDatabase.dataSource());
 
   @Property(tries = 60)
   void stale_leases_never_write_and_state_never_moves_backwards(

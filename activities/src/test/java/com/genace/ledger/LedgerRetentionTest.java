@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.genace.lifecycle.RetentionReport;
 import com.genace.model.NextAction;
-import com.genace.testing.DatabaseExtension;
+import com.genace.testing.LedgerFixtures;
 import com.genace.testing.QueryPlans;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -22,16 +22,14 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The ledger's retention on the real PostgreSQL: what is due goes with all its rows, nothing else
  * does, batches are bounded and passes go on where the last stopped, and concurrent writers on
  * other connections neither wait for it nor leave rows behind.
  */
-@ExtendWith(DatabaseExtension.class)
 class LedgerRetentionTest {
 
   private static final Duration NINETY_DAYS = Duration.ofDays(90);
@@ -39,14 +37,10 @@ class LedgerRetentionTest {
   private static final LedgerRetention.Bounds ROOMY =
       new LedgerRetention.Bounds(500, 5_000, 100, Duration.ofMinutes(1), 0);
 
-  private DataSource db;
-  private OperationsLedger ledger;
+  @RegisterExtension final LedgerFixtures fixtures = LedgerFixtures.fresh();
 
-  @BeforeEach
-  void setUp(DataSource db) {
-    this.db = db;
-    this.ledger = new OperationsLedger(db);
-  }
+  private final DataSource db = fixtures.dataSource();
+  private final OperationsLedger ledger = fixtures.ledger();
 
   @Test
   void deletes_the_operations_that_ended_before_the_window_with_their_rows_and_nothing_else() {
@@ -138,18 +132,6 @@ class LedgerRetentionTest {
   }
 
   @Test
-  void ended_rows_from_before_phase_since_existed_end_when_they_were_last_updated() {
-    operation("legacy-old", "delivered", 100, 1);
-    operation("legacy-recent", "delivered", 1, 1);
-    QueryPlans.execute(
-        db, "UPDATE app_generation_operations SET updated_at = phase_since, phase_since = NULL");
-
-    pass(ROOMY);
-
-    assertThat(operations()).containsExactly("legacy-recent");
-  }
-
-  @Test
   void the_due_batch_is_a_range_scan_of_the_ended_index_whatever_the_history() {
     // All due, with ten reservations each: what made an EXISTS hash the whole reservations table.
     bulkEnded("plan-", 20_000, 100, 1);
@@ -188,7 +170,6 @@ class LedgerRetentionTest {
   void writers_on_other_connections_never_wait_for_a_pass_and_leave_no_row_behind()
       throws Exception {
     bulkEnded("ended-", 3_000, 100, 3);
-    LedgerFixtures fixtures = new LedgerFixtures(ledger, db);
     for (int i = 0; i < 8; i++) {
       fixtures.observing("live-" + i, "gen_live_" + i);
     }

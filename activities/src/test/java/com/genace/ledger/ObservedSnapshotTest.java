@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
-import com.genace.testing.DatabaseExtension;
+import com.genace.testing.LedgerFixtures;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -17,28 +17,21 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** One poll's snapshot in one statement: when it applies, what it leaves, and how it races. */
-@ExtendWith(DatabaseExtension.class)
 class ObservedSnapshotTest {
 
   private static final String OP = "op-1";
   private static final String JOB = "gen_1";
 
-  private DataSource dataSource;
-  private OperationsLedger ledger;
-  private LedgerFixtures fixtures;
+  /** An operation observing its job. */
+  @RegisterExtension
+  final LedgerFixtures fixtures = LedgerFixtures.fresh().given(f -> f.observing(OP, JOB));
 
-  @BeforeEach
-  void an_operation_observing_its_job(DataSource dataSource) {
-    this.dataSource = dataSource;
-    this.ledger = new OperationsLedger(dataSource);
-    this.fixtures = new LedgerFixtures(ledger, dataSource);
-    fixtures.observing(OP, JOB);
-  }
+  private final DataSource dataSource = fixtures.dataSource();
+  private final OperationsLedger ledger = fixtures.ledger();
 
   private ObservedSnapshot observe(String owner, String jobId, RemoteStatus status) {
     return ledger.recordObservedSnapshot(

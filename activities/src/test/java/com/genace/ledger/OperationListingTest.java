@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.genace.model.Phase;
-import com.genace.testing.DatabaseExtension;
+import com.genace.testing.LedgerFixtures;
 import com.genace.testing.QueryPlans;
 import java.time.Duration;
 import java.util.List;
@@ -12,19 +12,18 @@ import java.util.Optional;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code ops list}'s reads: pages that say whether more follow, order, and each filter. */
-@ExtendWith(DatabaseExtension.class)
 class OperationListingTest {
 
-  private DataSource db;
-  private OperationsLedger ledger;
+  @RegisterExtension final LedgerFixtures fixtures = LedgerFixtures.fresh();
+
+  private final DataSource db = fixtures.dataSource();
+  private final OperationsLedger ledger = fixtures.ledger();
 
   @BeforeEach
-  void setUp(DataSource db) {
-    this.db = db;
-    this.ledger = new OperationsLedger(db);
+  void setUp() {
     // op-1 is the oldest (5 hours), op-5 the newest (1 hour); op-2 and op-4 belong to acme.
     for (int i = 1; i <= 5; i++) {
       String account = i % 2 == 0 ? "acme" : "default";

@@ -8,7 +8,7 @@ import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
 import com.genace.model.ReviewDecision;
-import com.genace.testing.DatabaseExtension;
+import com.genace.testing.LedgerFixtures;
 import com.genace.testing.TestDatabase;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,64 +20,55 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The ledger's poll schedule: registration, claims by token, and loops that never overlap. */
-@ExtendWith(DatabaseExtension.class)
 class PollScheduleTest {
 
   private static final Duration CLAIM = Duration.ofSeconds(30);
   private static final ObservationWaiter WAITER = new ObservationWaiter("op-1", "run-1", "7");
 
-  private DataSource dataSource;
-  private OperationsLedger ledger;
-  private LedgerFixtures fixtures;
-
-  @BeforeEach
-  void setUp(DataSource dataSource) {
-    this.dataSource = dataSource;
-    this.ledger = new OperationsLedger(dataSource);
-    this.fixtures = new LedgerFixtures(ledger, dataSource);
-  }
+  @RegisterExtension final LedgerFixtures fixtures = LedgerFixtures.fresh();
+  private final DataSource dataSource = fixtures.dataSource();
+  private final OperationsLedger ledger = fixtures.ledger();
 
   @Test
   void the_waiting_activity_claims_the_first_poll_and_the_next_is_due_only_when_rescheduled() {
     fixtures.observing("op-1", "gen_1");
 
-    DuePoll first = ledger.awaitObservation("op-1", WAITER, true).orElseThrow();
+    DuePoll first = ledger.polls().awaitObservation("op-1", WAITER, true).orElseThrow();
 
     assertThat(first.row().operationId()).isEqualTo("op-1");
     assertThat(first.row().remoteJobId()).contains("gen_1");
     assertThat(first.waiter()).contains(WAITER);
     assertThat(first.pollCount()).isZero();
-    assertThat(ledger.claimDuePolls(10, CLAIM)).as("claimed by the waiter").isEmpty();
+    assertThat(ledger.polls().claimDue(10, CLAIM)).as("claimed by the waiter").isEmpty();
 
-    assertThat(ledger.reschedulePoll(first, Duration.ZERO)).isTrue();
-    DuePoll next = ledger.claimDuePolls(10, CLAIM).get(0);
+    assertThat(ledger.polls().reschedule(first, Duration.ZERO)).isTrue();
+    DuePoll next = ledger.polls().claimDue(10, CLAIM).get(0);
     assertThat(next.pollCount()).isEqualTo(1);
     assertThat(next.waiter()).contains(WAITER);
-    assertThat(ledger.finishPolls(next)).isTrue();
+    assertThat(ledger.polls().finish(next)).isTrue();
 
     dueNow("op-1");
-    assertThat(ledger.claimDuePolls(10, CLAIM)).as("finished: off the schedule").isEmpty();
+    assertThat(ledger.polls().claimDue(10, CLAIM)).as("finished: off the schedule").isEmpty();
   }
 
   @Test
   void an_accepted_operation_is_on_the_schedule_before_any_activity_registers() {
     fixtures.observing("op-1", "gen_1");
 
-    assertThat(ledger.claimDuePolls(10, CLAIM))
+    assertThat(ledger.polls().claimDue(10, CLAIM))
         .as("the waiting activity has a few seconds to claim its first poll")
         .isEmpty();
     dueNow("op-1");
-    DuePoll unclaimed = ledger.claimDuePolls(10, CLAIM).get(0);
+    DuePoll unclaimed = ledger.polls().claimDue(10, CLAIM).get(0);
     assertThat(unclaimed.waiter()).as("Temporal never started the activity").isEmpty();
     assertThat(unclaimed.pollCount()).isZero();
 
-    assertThat(ledger.reschedulePoll(unclaimed, Duration.ZERO)).isTrue();
-    DuePoll late = ledger.awaitObservation("op-1", WAITER, true).orElseThrow();
+    assertThat(ledger.polls().reschedule(unclaimed, Duration.ZERO)).isTrue();
+    DuePoll late = ledger.polls().awaitObservation("op-1", WAITER, true).orElseThrow();
     assertThat(late.pollCount()).as("the loop's polls count for its backoff").isEqualTo(1);
     assertThat(late.waiter()).contains(WAITER);
   }
@@ -85,7 +76,7 @@ class PollScheduleTest {
   @Test
   void a_found_remote_job_goes_on_the_schedule_as_an_accepted_post_does() {
     fixtures.observing("op-1", "gen_1");
-    ledger.finishPolls(ledger.awaitObservation("op-1", WAITER, true).orElseThrow());
+    ledger.polls().finish(ledger.polls().awaitObservation("op-1", WAITER, true).orElseThrow());
     Lease review =
         ((ClaimResult.Acquired) ledger.claim("op-1", "worker-a", NextAction.OBSERVE)).lease();
     ledger.openReview(review, "remote_job_not_found", "404");
@@ -100,21 +91,21 @@ class PollScheduleTest {
         "found it on Genace");
 
     dueNow("op-1");
-    DuePoll due = ledger.claimDuePolls(10, CLAIM).get(0);
+    DuePoll due = ledger.polls().claimDue(10, CLAIM).get(0);
     assertThat(due.row().remoteJobId()).contains("gen_2");
     assertThat(due.waiter()).as("the earlier observation's activity is forgotten").isEmpty();
   }
 
   @Test
-  void a_retry_of_an_operation_that_observed_before_the_schedule_makes_it_due_at_once() {
+  void a_retry_of_an_observing_operation_off_the_schedule_makes_it_due_at_once() {
     fixtures.observing("op-1", "gen_1");
     fixtures.execute(
         "UPDATE app_generation_operations SET poll_due_at = NULL WHERE operation_id = ?", "op-1");
 
-    DuePoll retried = ledger.awaitObservation("op-1", WAITER, false).orElseThrow();
+    DuePoll retried = ledger.polls().awaitObservation("op-1", WAITER, false).orElseThrow();
 
     assertThat(retried.waiter()).contains(WAITER);
-    List<DuePoll> due = ledger.claimDuePolls(10, CLAIM);
+    List<DuePoll> due = ledger.polls().claimDue(10, CLAIM);
     assertThat(due).extracting(p -> p.row().operationId()).containsExactly("op-1");
   }
 
@@ -122,42 +113,44 @@ class PollScheduleTest {
   void an_operation_past_observation_is_not_put_on_the_schedule() {
     fixtures.pending("op-1");
 
-    assertThat(ledger.awaitObservation("op-1", WAITER, true)).isEmpty();
-    assertThat(ledger.claimDuePolls(10, CLAIM)).isEmpty();
+    assertThat(ledger.polls().awaitObservation("op-1", WAITER, true)).isEmpty();
+    assertThat(ledger.polls().claimDue(10, CLAIM)).isEmpty();
   }
 
   @Test
   void a_claim_whose_time_ran_out_is_taken_over_and_can_no_longer_reschedule_or_finish() {
     fixtures.observing("op-1", "gen_1");
-    DuePoll crashed = ledger.awaitObservation("op-1", WAITER, true).orElseThrow();
+    DuePoll crashed = ledger.polls().awaitObservation("op-1", WAITER, true).orElseThrow();
 
     dueNow("op-1"); // the claim time has run out: whoever claimed it died or stalled
-    DuePoll takeover = ledger.claimDuePolls(10, CLAIM).get(0);
+    DuePoll takeover = ledger.polls().claimDue(10, CLAIM).get(0);
 
     assertThat(takeover.row().operationId()).isEqualTo("op-1");
-    assertThat(ledger.reschedulePoll(crashed, Duration.ZERO)).isFalse();
-    assertThat(ledger.finishPolls(crashed)).isFalse();
-    assertThat(ledger.claimDuePolls(10, CLAIM)).as("still the takeover's").isEmpty();
-    assertThat(ledger.reschedulePoll(takeover, Duration.ZERO)).isTrue();
+    assertThat(ledger.polls().reschedule(crashed, Duration.ZERO)).isFalse();
+    assertThat(ledger.polls().finish(crashed)).isFalse();
+    assertThat(ledger.polls().claimDue(10, CLAIM)).as("still the takeover's").isEmpty();
+    assertThat(ledger.polls().reschedule(takeover, Duration.ZERO)).isTrue();
   }
 
   @Test
   void the_same_activity_registering_again_keeps_its_backoff_and_a_new_one_starts_over() {
     fixtures.observing("op-1", "gen_1");
-    ledger.reschedulePoll(
-        ledger.awaitObservation("op-1", WAITER, true).orElseThrow(), Duration.ZERO);
-    DuePoll loops = ledger.claimDuePolls(10, CLAIM).get(0);
+    ledger
+        .polls()
+        .reschedule(
+            ledger.polls().awaitObservation("op-1", WAITER, true).orElseThrow(), Duration.ZERO);
+    DuePoll loops = ledger.polls().claimDue(10, CLAIM).get(0);
 
-    DuePoll retried = ledger.awaitObservation("op-1", WAITER, false).orElseThrow();
+    DuePoll retried = ledger.polls().awaitObservation("op-1", WAITER, false).orElseThrow();
 
     assertThat(retried.pollCount()).as("its next attempt keeps the step").isEqualTo(1);
     assertThat(retried.token()).as("and leaves the loop's claim").isEqualTo(loops.token());
-    assertThat(ledger.reschedulePoll(loops, Duration.ZERO)).isTrue();
-    DuePoll again = ledger.awaitObservation("op-1", WAITER, true).orElseThrow();
+    assertThat(ledger.polls().reschedule(loops, Duration.ZERO)).isTrue();
+    DuePoll again = ledger.polls().awaitObservation("op-1", WAITER, true).orElseThrow();
     assertThat(again.pollCount()).isEqualTo(2);
-    assertThat(ledger.reschedulePoll(loops, Duration.ZERO)).as("overtaken").isFalse();
+    assertThat(ledger.polls().reschedule(loops, Duration.ZERO)).as("overtaken").isFalse();
     ObservationWaiter another = new ObservationWaiter("op-1", "run-1", "12");
-    DuePoll fresh = ledger.awaitObservation("op-1", another, true).orElseThrow();
+    DuePoll fresh = ledger.polls().awaitObservation("op-1", another, true).orElseThrow();
     assertThat(fresh.waiter()).contains(another);
     assertThat(fresh.pollCount()).isZero();
   }
@@ -165,20 +158,20 @@ class PollScheduleTest {
   @Test
   void a_terminal_snapshot_takes_the_operation_off_and_an_untold_outcome_puts_it_back() {
     fixtures.observing("op-1", "gen_1");
-    DuePoll claimed = ledger.awaitObservation("op-1", WAITER, true).orElseThrow();
+    DuePoll claimed = ledger.polls().awaitObservation("op-1", WAITER, true).orElseThrow();
 
     assertThat(
             ledger.recordObservedSnapshot(
                 "op-1", "worker-a", "gen_1", RemoteStatus.SUCCEEDED, "{}", null))
         .isInstanceOf(ObservedSnapshot.Recorded.class);
     dueNow("op-1");
-    assertThat(ledger.claimDuePolls(10, CLAIM)).as("nothing left to poll").isEmpty();
+    assertThat(ledger.polls().claimDue(10, CLAIM)).as("nothing left to poll").isEmpty();
 
-    assertThat(ledger.retryTelling(claimed, Duration.ZERO)).isTrue();
-    assertThat(ledger.retryTelling(claimed, Duration.ZERO))
+    assertThat(ledger.polls().retryTelling(claimed, Duration.ZERO)).isTrue();
+    assertThat(ledger.polls().retryTelling(claimed, Duration.ZERO))
         .as("back on: its token is gone")
         .isFalse();
-    DuePoll toTell = ledger.claimDuePolls(10, CLAIM).get(0);
+    DuePoll toTell = ledger.polls().claimDue(10, CLAIM).get(0);
     assertThat(toTell.row().phase()).isEqualTo(Phase.DELIVERING);
     assertThat(toTell.waiter()).contains(WAITER);
   }
@@ -189,7 +182,7 @@ class PollScheduleTest {
       fixtures.observing(id, "gen_" + id);
       dueNow(id);
     }
-    List<DuePoll> claimed = ledger.claimDuePolls(10, CLAIM);
+    List<DuePoll> claimed = ledger.polls().claimDue(10, CLAIM);
     assertThat(claimed).hasSize(3);
     DuePoll stale =
         claimed.stream()
@@ -197,18 +190,22 @@ class PollScheduleTest {
             .findFirst()
             .orElseThrow();
     dueNow("op-2"); // its claim ran out while its GET was out
-    DuePoll takeover = ledger.claimDuePolls(10, CLAIM).get(0);
+    DuePoll takeover = ledger.polls().claimDue(10, CLAIM).get(0);
 
     Set<String> applied =
-        ledger.reschedulePolls(
-            claimed.stream().map(p -> new NextPoll(p, Duration.ofSeconds(3))).toList());
+        ledger
+            .polls()
+            .rescheduleAll(
+                claimed.stream().map(p -> new NextPoll(p, Duration.ofSeconds(3))).toList());
 
     assertThat(applied).containsExactlyInAnyOrder("op-1", "op-3");
     assertThat(stale.token()).isNotEqualTo(takeover.token());
-    assertThat(ledger.claimDuePolls(10, CLAIM)).as("none due yet").isEmpty();
-    assertThat(ledger.reschedulePoll(takeover, Duration.ZERO)).as("the takeover's stands").isTrue();
+    assertThat(ledger.polls().claimDue(10, CLAIM)).as("none due yet").isEmpty();
+    assertThat(ledger.polls().reschedule(takeover, Duration.ZERO))
+        .as("the takeover's stands")
+        .isTrue();
     dueNow("op-1");
-    assertThat(ledger.claimDuePolls(10, CLAIM))
+    assertThat(ledger.polls().claimDue(10, CLAIM))
         .extracting(p -> p.row().operationId() + "@" + p.pollCount())
         .containsExactlyInAnyOrder("op-1@1", "op-2@1");
   }
@@ -219,7 +216,7 @@ class PollScheduleTest {
     for (int i = 0; i < operations; i++) {
       String id = "op-" + i;
       fixtures.observing(id, "gen_" + i);
-      ledger.awaitObservation(id, new ObservationWaiter(id, "run", "1"), true);
+      ledger.polls().awaitObservation(id, new ObservationWaiter(id, "run", "1"), true);
       dueNow(id);
     }
     int loops = 6;
@@ -239,7 +236,7 @@ class PollScheduleTest {
                   start.await();
                   List<String> mine = new ArrayList<>();
                   List<DuePoll> batch;
-                  while (!(batch = own.claimDuePolls(7, CLAIM)).isEmpty()) {
+                  while (!(batch = own.polls().claimDue(7, CLAIM)).isEmpty()) {
                     batch.forEach(p -> mine.add(p.row().operationId()));
                   }
                   return mine;

@@ -3,7 +3,7 @@ package com.genace.ledger;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.genace.testing.DatabaseExtension;
+import com.genace.testing.LedgerFixtures;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -12,23 +12,17 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import javax.sql.DataSource;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The orphan sweeper's stored position: where a walk resumes, moved by one pass at a time. */
-@ExtendWith(DatabaseExtension.class)
 class SweepCursorTest {
 
   private static final int PASSES = 8;
 
-  private OperationsLedger ledger;
+  @RegisterExtension final LedgerFixtures fixtures = LedgerFixtures.fresh();
 
-  @BeforeEach
-  void setUp(DataSource dataSource) {
-    ledger = new OperationsLedger(dataSource);
-  }
+  private final OperationsLedger ledger = fixtures.ledger();
 
   @Test
   void a_new_ledger_starts_at_the_beginning_and_the_position_survives_a_new_reader() {

@@ -8,33 +8,25 @@ import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
 import com.genace.testing.CapturedLogs;
-import com.genace.testing.DatabaseExtension;
+import com.genace.testing.LedgerFixtures;
 import java.time.Duration;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * When an operation entered its phase, the fleet's oldest observation and delivery, the one ERROR
  * line per operation and phase that says it waits too long, and the last delivery failure. Ages are
  * made by moving {@code phase_since} back by the database clock, never by waiting.
  */
-@ExtendWith(DatabaseExtension.class)
 class WaitingTooLongTest {
 
   private static final Duration SIX_HOURS = Duration.ofHours(6);
 
-  private DataSource db;
-  private OperationsLedger ledger;
-  private LedgerFixtures fixtures;
+  @RegisterExtension final LedgerFixtures fixtures = LedgerFixtures.fresh();
 
-  @BeforeEach
-  void setUp(DataSource db) {
-    this.db = db;
-    this.ledger = new OperationsLedger(db);
-    this.fixtures = new LedgerFixtures(ledger, db);
-  }
+  private final DataSource db = fixtures.dataSource();
+  private final OperationsLedger ledger = fixtures.ledger();
 
   @Test
   void the_row_rules_record_when_the_phase_began_and_clear_the_report_on_a_phase_change() {
@@ -136,21 +128,6 @@ class WaitingTooLongTest {
     // Read a moment after the rows were aged: at least their age, and not much more.
     assertThat(figures.oldestObservationAgeSeconds()).isBetween(7200.0, 7200.0 + 60);
     assertThat(figures.oldestDeliveryAgeSeconds()).isBetween(1800.0, 1800.0 + 60);
-  }
-
-  @Test
-  void a_row_in_flight_before_the_upgrade_is_aged_from_its_last_update() {
-    fixtures.observing("op-legacy", "gen_1");
-    fixtures.execute(
-        "UPDATE app_generation_operations SET phase_since = NULL,"
-            + " updated_at = clock_timestamp() - interval '7 hours' WHERE operation_id = ?",
-        "op-legacy");
-
-    LedgerStatistics.Snapshot figures =
-        new LedgerStatistics(Sql.of(db), Duration.ZERO, "worker-a").read();
-
-    assertThat(figures.oldestObservationAgeSeconds()).isBetween(25_200.0, 25_200.0 + 60);
-    assertThat(ledger.reportWaitingTooLong("op-legacy", Phase.OBSERVING, SIX_HOURS)).isTrue();
   }
 
   @Test

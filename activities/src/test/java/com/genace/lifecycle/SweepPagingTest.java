@@ -7,7 +7,7 @@ import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.SweepPosition;
 import com.genace.model.Phase;
 import com.genace.model.ReviewReason;
-import com.genace.testing.DatabaseExtension;
+import com.genace.testing.LedgerFixtures;
 import com.genace.testing.QueryPlans;
 import com.genace.workflows.GenerationWorkflow;
 import com.genace.workflows.TaskQueues;
@@ -31,7 +31,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The sweeper sees every unfinished row: with more old reviews than one pass reads, sweep runs
@@ -40,22 +40,21 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * (the in-process test server): the reviews' workflows are running (started on a task queue no
  * worker polls), the newest one's is terminated.
  */
-@ExtendWith(DatabaseExtension.class)
 class SweepPagingTest {
 
   private static final String IDLE_QUEUE = "nobody-polls-this";
 
-  private DataSource db;
-  private OperationsLedger ledger;
+  @RegisterExtension final LedgerFixtures fixtures = LedgerFixtures.fresh();
+
+  private final DataSource db = fixtures.dataSource();
+  private final OperationsLedger ledger = fixtures.ledger();
   private TestWorkflowEnvironment temporal;
   private WorkflowClient client;
   private final List<SweepReport> heard = new ArrayList<>();
   private final AtomicInteger runs = new AtomicInteger();
 
   @BeforeEach
-  void setUp(DataSource db) {
-    this.db = db;
-    this.ledger = new OperationsLedger(db);
+  void setUp() {
     this.temporal = TestWorkflowEnvironment.newInstance();
     this.client = temporal.getWorkflowClient();
   }

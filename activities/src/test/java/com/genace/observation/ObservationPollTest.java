@@ -34,14 +34,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** One poll per attempt: what it writes, what it leaves behind, and how it paces the next one. */
+/** One status poll: what it writes, what it leaves behind, and how it paces the next one. */
 @ExtendWith(DatabaseExtension.class)
 class ObservationPollTest {
 
   private static final String OP = "op-poll";
   private static final String JOB = "gen_poll";
   private static final PollingPolicy POLICY =
-      new PollingPolicy(Duration.ofSeconds(1), Duration.ofSeconds(15), 1.5, 0.2, 5);
+      new PollingPolicy(Duration.ofSeconds(1), Duration.ofSeconds(15), 1.5, 0.2);
 
   private DataSource db;
   private OperationsLedger ledger;
@@ -57,13 +57,13 @@ class ObservationPollTest {
     ledger.recordAccepted(dispatch, JOB);
   }
 
-  private ObservationActivitiesImpl poller(OperationsLedger ledger, GenaceClient genace) {
-    return new ObservationActivitiesImpl(
+  private GenaceStatusPoll statusPoll(OperationsLedger ledger, GenaceClient genace) {
+    return new GenaceStatusPoll(
         ledger, genace, "worker-a", POLICY, Clock.systemUTC(), ActivityStats.NONE);
   }
 
-  private ObservationActivitiesImpl answering(RemoteStatus status) {
-    return poller(ledger, new ScriptedGenace(id -> snapshot(id, status)));
+  private GenaceStatusPoll answering(RemoteStatus status) {
+    return statusPoll(ledger, new ScriptedGenace(id -> snapshot(id, status)));
   }
 
   private static JobSnapshot snapshot(String id, RemoteStatus status) {
@@ -83,7 +83,7 @@ class ObservationPollTest {
     ApplicationFailure first = failureOf(() -> answering(RemoteStatus.RUNNING).poll(OP, 1));
     ApplicationFailure tenth = failureOf(() -> answering(RemoteStatus.RUNNING).poll(OP, 10));
 
-    assertThat(first.getType()).isEqualTo(ObservationActivities.NOT_TERMINAL_YET);
+    assertThat(first.getType()).isEqualTo(GenaceStatusPoll.NOT_TERMINAL_YET);
     assertThat(first.isNonRetryable()).isFalse();
     assertThat(first.getCategory()).as("expected, not an error").isEqualTo(BENIGN);
     assertThat(first.getStackTrace()).as("no stack trace stored on every poll").isEmpty();
@@ -113,8 +113,8 @@ class ObservationPollTest {
   @Test
   void retry_after_paces_the_next_poll_when_longer_and_nothing_is_written() {
     int rows = history().size();
-    ObservationActivitiesImpl limited =
-        poller(
+    GenaceStatusPoll limited =
+        statusPoll(
             ledger,
             new ScriptedGenace(
                 id -> {
@@ -123,7 +123,7 @@ class ObservationPollTest {
 
     ApplicationFailure failure = failureOf(() -> limited.poll(OP, 1));
 
-    assertThat(failure.getType()).isEqualTo(ObservationActivities.POLL_FAILED);
+    assertThat(failure.getType()).isEqualTo(GenaceStatusPoll.POLL_FAILED);
     assertThat(failure.getNextRetryDelay()).isEqualTo(Duration.ofSeconds(40));
     assertThat(history()).hasSize(rows);
   }
@@ -131,8 +131,8 @@ class ObservationPollTest {
   @Test
   void a_malformed_answer_is_retried_and_changes_nothing() {
     OperationRow before = ledger.get(OP);
-    ObservationActivitiesImpl malformed =
-        poller(
+    GenaceStatusPoll malformed =
+        statusPoll(
             ledger,
             new ScriptedGenace(
                 id -> {
@@ -141,7 +141,7 @@ class ObservationPollTest {
 
     ApplicationFailure failure = failureOf(() -> malformed.poll(OP, 1));
 
-    assertThat(failure.getType()).isEqualTo(ObservationActivities.POLL_FAILED);
+    assertThat(failure.getType()).isEqualTo(GenaceStatusPoll.POLL_FAILED);
     assertThat(failure.isNonRetryable()).isFalse();
     assertThat(failure.getOriginalMessage()).contains("sleeping");
     assertThat(failure.getCategory()).isNotEqualTo(BENIGN);
@@ -171,8 +171,8 @@ class ObservationPollTest {
 
   @Test
   void a_job_unknown_to_genace_opens_a_review_under_the_observe_lease() {
-    ObservationActivitiesImpl unknown =
-        poller(
+    GenaceStatusPoll unknown =
+        statusPoll(
             ledger,
             new ScriptedGenace(
                 id -> {
@@ -209,8 +209,8 @@ class ObservationPollTest {
   @Test
   void a_lease_taken_by_another_worker_during_the_get_refuses_the_write_and_leaves_no_row() {
     int rows = history().size();
-    ObservationActivitiesImpl overtaken =
-        poller(
+    GenaceStatusPoll overtaken =
+        statusPoll(
             ledger,
             new ScriptedGenace(
                 id -> {
@@ -220,7 +220,7 @@ class ObservationPollTest {
 
     ApplicationFailure failure = failureOf(() -> overtaken.poll(OP, 1));
 
-    assertThat(failure.getType()).isEqualTo(ObservationActivities.POLL_FAILED);
+    assertThat(failure.getType()).isEqualTo(GenaceStatusPoll.POLL_FAILED);
     assertThat(failure.getNextRetryDelay()).isGreaterThan(Duration.ofSeconds(15));
     OperationRow row = ledger.get(OP);
     assertThat(row.phase()).isEqualTo(Phase.OBSERVING);
@@ -256,8 +256,8 @@ class ObservationPollTest {
   void an_attempt_whose_job_id_changed_during_the_get_writes_nothing_and_holds_no_lease() {
     // While the GET is out, the operation's remote job id changes (an operator's resolution):
     // the write finds another job than the one the attempt read, and the attempt fails.
-    ObservationActivitiesImpl confused =
-        poller(
+    GenaceStatusPoll confused =
+        statusPoll(
             ledger,
             new ScriptedGenace(
                 id -> {
@@ -284,7 +284,7 @@ class ObservationPollTest {
 
     ApplicationFailure failure = failureOf(() -> answering(RemoteStatus.RUNNING).poll(OP, 1));
 
-    assertThat(failure.getType()).isEqualTo(ObservationActivities.POLL_FAILED);
+    assertThat(failure.getType()).isEqualTo(GenaceStatusPoll.POLL_FAILED);
     assertThat(failure.getNextRetryDelay()).isGreaterThan(Duration.ofSeconds(15));
     assertThat(ledger.get(OP).leaseOwner()).contains("worker-b");
     assertThat(ledger.get(OP).remoteStatus()).isEmpty();

@@ -11,6 +11,7 @@ import com.genace.ledger.Lease;
 import com.genace.ledger.NewOperation;
 import com.genace.ledger.ObservationWaiter;
 import com.genace.ledger.OperationsLedger;
+import com.genace.ledger.WaitLimits;
 import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
@@ -48,7 +49,7 @@ class PollLoopTest {
   private static final String JOB = "gen_loop";
   private static final Duration CLAIM = Duration.ofSeconds(30);
   private static final PollingPolicy POLICY =
-      new PollingPolicy(Duration.ofSeconds(1), Duration.ofSeconds(15), 1.5, 0.2, 5);
+      new PollingPolicy(Duration.ofSeconds(1), Duration.ofSeconds(15), 1.5, 0.2);
   private static final ObservationWaiter GONE = new ObservationWaiter(OP, "run-gone", "1");
 
   private final AtomicReference<RemoteStatus> genaceSays = new AtomicReference<>();
@@ -56,7 +57,7 @@ class PollLoopTest {
   private OperationsLedger ledger;
   private TestWorkflowEnvironment temporal;
   private PollLoop loop;
-  private ObservationActivitiesImpl polls;
+  private GenaceStatusPoll statusPoll;
 
   @BeforeEach
   void an_operation_on_the_poll_schedule(DataSource db) {
@@ -68,10 +69,12 @@ class PollLoopTest {
     ledger.markSubmitting(dispatch);
     ledger.recordAccepted(dispatch, JOB);
     // The waiting activity registered, polled once itself and put the next poll on the schedule.
-    ledger.reschedulePoll(ledger.awaitObservation(OP, GONE, true).orElseThrow(), Duration.ZERO);
+    ledger
+        .polls()
+        .reschedule(ledger.polls().awaitObservation(OP, GONE, true).orElseThrow(), Duration.ZERO);
     temporal = TestWorkflowEnvironment.newInstance();
-    polls =
-        new ObservationActivitiesImpl(
+    statusPoll =
+        new GenaceStatusPoll(
             ledger,
             new ScriptedGenace(
                 id -> {
@@ -87,12 +90,14 @@ class PollLoopTest {
     loop =
         new PollLoop(
             ledger,
-            polls,
+            statusPoll,
             new WaitingActivities(temporal.getWorkflowClient()),
             POLICY,
             () -> false,
             () -> false,
-            1);
+            1,
+            WaitLimits.DEFAULT,
+            Clock.systemUTC());
   }
 
   @AfterEach
@@ -104,7 +109,7 @@ class PollLoopTest {
   @Test
   void a_running_job_is_polled_again_after_the_pacing() {
     genaceSays.set(RemoteStatus.RUNNING);
-    DuePoll claimed = ledger.claimDuePolls(10, CLAIM).get(0);
+    DuePoll claimed = ledger.polls().claimDue(10, CLAIM).get(0);
 
     loop.pollOnce(claimed);
 
@@ -114,7 +119,7 @@ class PollLoopTest {
     Instant due = dueAt().orElseThrow();
     // First poll's pacing: 1 s with 20 % jitter, well before the claim's 30 s would have run out.
     assertThat(due).isBefore(Instant.now().plusSeconds(2));
-    assertThat(ledger.claimDuePolls(10, CLAIM)).as("not due yet").isEmpty();
+    assertThat(ledger.polls().claimDue(10, CLAIM)).as("not due yet").isEmpty();
   }
 
   @Test
@@ -125,10 +130,10 @@ class PollLoopTest {
             + " - interval '7 hours' WHERE operation_id = ?");
 
     try (CapturedLogs logs = CapturedLogs.of("com.genace.ledger.WaitingTooLong")) {
-      loop.pollOnce(ledger.claimDuePolls(10, CLAIM).get(0));
+      loop.pollOnce(ledger.polls().claimDue(10, CLAIM).get(0));
       loop.flushReschedules();
       dueNow();
-      loop.pollOnce(ledger.claimDuePolls(10, CLAIM).get(0));
+      loop.pollOnce(ledger.polls().claimDue(10, CLAIM).get(0));
       loop.flushReschedules();
 
       assertThat(logs.at(Level.ERROR))
@@ -149,7 +154,7 @@ class PollLoopTest {
             + " - interval '5 hours' WHERE operation_id = ?");
 
     try (CapturedLogs logs = CapturedLogs.of("com.genace.ledger.WaitingTooLong")) {
-      loop.pollOnce(ledger.claimDuePolls(10, CLAIM).get(0));
+      loop.pollOnce(ledger.polls().claimDue(10, CLAIM).get(0));
 
       assertThat(logs.at(Level.ERROR)).isEmpty();
     }
@@ -159,9 +164,9 @@ class PollLoopTest {
   @Test
   void a_claim_overtaken_while_its_poll_was_out_cannot_reschedule() {
     genaceSays.set(RemoteStatus.RUNNING);
-    DuePoll stalled = ledger.claimDuePolls(10, CLAIM).get(0);
+    DuePoll stalled = ledger.polls().claimDue(10, CLAIM).get(0);
     dueNow(); // its claim time ran out while its GET was out
-    DuePoll takeover = ledger.claimDuePolls(10, CLAIM).get(0);
+    DuePoll takeover = ledger.polls().claimDue(10, CLAIM).get(0);
     Instant takeoverDue = dueAt().orElseThrow();
 
     loop.pollOnce(stalled);
@@ -176,12 +181,13 @@ class PollLoopTest {
 
   @Test
   void a_failed_poll_whose_claim_a_terminal_snapshot_overtook_tells_the_outcome() {
-    DuePoll stalled = ledger.claimDuePolls(10, CLAIM).get(0);
+    DuePoll stalled = ledger.polls().claimDue(10, CLAIM).get(0);
     // Meanwhile another poll recorded the end, which took the operation off the schedule.
     ledger.recordObservedSnapshot(OP, "worker-b", JOB, RemoteStatus.SUCCEEDED, "{}", null);
     genaceSays.set(null); // this poll's GET fails
 
-    java.util.Optional<ObservationResult> outcome = polls.pollClaimed(stalled);
+    java.util.Optional<ObservationResult> outcome =
+        new ObservationActivitiesImpl(ledger, statusPoll).pollClaimed(stalled);
 
     assertThat(outcome).as("the only one left to tell the waiting activity").isPresent();
     assertThat(outcome.get().status()).isEqualTo(RemoteStatus.SUCCEEDED);
@@ -191,7 +197,7 @@ class PollLoopTest {
   @Test
   void a_terminal_job_ends_the_schedule_once_no_activity_waits_any_more() {
     genaceSays.set(RemoteStatus.SUCCEEDED);
-    DuePoll claimed = ledger.claimDuePolls(10, CLAIM).get(0);
+    DuePoll claimed = ledger.polls().claimDue(10, CLAIM).get(0);
 
     loop.pollOnce(claimed);
 
@@ -207,7 +213,7 @@ class PollLoopTest {
     Lease observe =
         ((ClaimResult.Acquired) ledger.claim(OP, "canceller", NextAction.OBSERVE)).lease();
     ledger.cancel(observe, "ops", "not needed");
-    DuePoll claimed = ledger.claimDuePolls(10, CLAIM).get(0);
+    DuePoll claimed = ledger.polls().claimDue(10, CLAIM).get(0);
 
     loop.pollOnce(claimed);
 
@@ -220,7 +226,7 @@ class PollLoopTest {
   @Test
   void a_reschedule_waits_for_the_writer_and_never_puts_back_an_ended_observation() {
     genaceSays.set(RemoteStatus.RUNNING);
-    DuePoll stalled = ledger.claimDuePolls(10, CLAIM).get(0);
+    DuePoll stalled = ledger.polls().claimDue(10, CLAIM).get(0);
     loop.pollOnce(stalled);
     assertThat(ledger.get(OP).remoteStatus()).contains(RemoteStatus.RUNNING);
     assertThat(dueAt().orElseThrow())
@@ -236,13 +242,13 @@ class PollLoopTest {
   }
 
   @Test
-  void closing_hands_back_the_claims_no_poller_started_due_at_once() throws Exception {
+  void closing_hands_back_the_claims_no_poll_thread_started_due_at_once() throws Exception {
     String second = "op-loop-2";
     onTheSchedule(second, "gen_loop_2");
     CountDownLatch polling = new CountDownLatch(1);
-    // One poller, whose GET never answers: the other claimed operation waits behind it.
-    ObservationActivitiesImpl stuck =
-        new ObservationActivitiesImpl(
+    // One poll thread, whose GET never answers: the other claimed operation waits behind it.
+    GenaceStatusPoll stuck =
+        new GenaceStatusPoll(
             ledger,
             new ScriptedGenace(
                 id -> {
@@ -266,7 +272,9 @@ class PollLoopTest {
                 POLICY,
                 () -> true,
                 () -> false,
-                1)
+                1,
+                WaitLimits.DEFAULT,
+                Clock.systemUTC())
             .start();
     assertThat(polling.await(30, TimeUnit.SECONDS)).isTrue();
     Instant claimsRunOut = Instant.now().plus(CLAIM).minusSeconds(5);
@@ -278,7 +286,7 @@ class PollLoopTest {
           .as("%s is due again soon, not when the claim runs out", id)
           .isBefore(claimsRunOut);
     }
-    assertThat(ledger.claimDuePolls(10, CLAIM))
+    assertThat(ledger.polls().claimDue(10, CLAIM))
         .as("the one never started is due at once")
         .extracting(due -> due.row().operationId())
         .contains(second);
@@ -291,7 +299,9 @@ class PollLoopTest {
     ledger.markSubmitting(dispatch);
     ledger.recordAccepted(dispatch, job);
     ObservationWaiter gone = new ObservationWaiter(id, "run-gone", "1");
-    ledger.reschedulePoll(ledger.awaitObservation(id, gone, true).orElseThrow(), Duration.ZERO);
+    ledger
+        .polls()
+        .reschedule(ledger.polls().awaitObservation(id, gone, true).orElseThrow(), Duration.ZERO);
   }
 
   private java.util.Optional<Instant> dueAt() {

@@ -41,7 +41,7 @@ class PollReschedulesTest {
     this.ledger = new OperationsLedger(db, CLAIM);
     this.reschedules =
         new PollReschedules(
-            ledger, claimed -> overtaken.add(claimed.row().operationId()), nanos::get);
+            ledger.polls(), claimed -> overtaken.add(claimed.row().operationId()), nanos::get);
   }
 
   @Test
@@ -86,7 +86,7 @@ class PollReschedulesTest {
             + " WHERE operation_id = '"
             + id
             + "'");
-    return ledger.claimDuePolls(1, CLAIM).get(0);
+    return ledger.polls().claimDue(1, CLAIM).get(0);
   }
 
   private Instant dueAt(String id) {

@@ -60,11 +60,6 @@ class WaitingActivitiesTest {
   /** An attempt that ran but registered nowhere: only Temporal knows it waits. */
   static final class NeverRegisters implements ObservationActivities {
     @Override
-    public ObservationResult pollRemoteJob(String operationId) {
-      throw new IllegalStateException("not used by scheduled observation");
-    }
-
-    @Override
     public ObservationResult awaitRemoteJob(String operationId) {
       Activity.getExecutionContext().doNotCompleteOnReturn();
       return null;

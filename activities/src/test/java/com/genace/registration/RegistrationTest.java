@@ -7,26 +7,25 @@ import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.TransitionRow;
 import com.genace.model.FailureTypes;
 import com.genace.model.Phase;
-import com.genace.testing.DatabaseExtension;
+import com.genace.testing.LedgerFixtures;
 import com.genace.workflows.GenerationRequest;
 import io.temporal.failure.ApplicationFailure;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Registering an operation id the ledger holds already: the same request joins it, another one (say
  * a reused id whose workflow history is gone while its row is kept) is refused, not adopted.
  */
-@ExtendWith(DatabaseExtension.class)
 class RegistrationTest {
 
-  private OperationsLedger ledger;
+  @RegisterExtension final LedgerFixtures fixtures = LedgerFixtures.fresh();
+
+  private final OperationsLedger ledger = fixtures.ledger();
 
   @BeforeEach
-  void a_registered_operation(DataSource db) {
-    ledger = new OperationsLedger(db);
+  void a_registered_operation() {
     Registration.register(
         ledger, new GenerationRequest("op-1", "image-v1", "{\"prompt\":\"fox\",\"n\":1}"));
   }

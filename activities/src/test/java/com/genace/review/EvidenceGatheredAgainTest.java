@@ -12,37 +12,36 @@ import com.genace.model.ReviewReason;
 import com.genace.simulator.Faults;
 import com.genace.simulator.GenaceSimulator;
 import com.genace.stats.ActivityStats;
-import com.genace.testing.DatabaseExtension;
+import com.genace.testing.LedgerFixtures;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The evidence gathered again before {@code not_submitted} is applied counts every job id this
  * operation's exchanges saw, whether or not Genace can read it now; and evidence is kept only on
  * the review it was gathered for.
  */
-@ExtendWith(DatabaseExtension.class)
 class EvidenceGatheredAgainTest {
 
   private static final String OP = "op-1";
 
+  @RegisterExtension final LedgerFixtures fixtures = LedgerFixtures.fresh(Duration.ofSeconds(30));
+
+  private final OperationsLedger ledger = fixtures.ledger();
   private GenaceSimulator simulator;
-  private OperationsLedger ledger;
   private ReviewActivitiesImpl reviews;
   private EvidenceActivitiesImpl evidence;
 
   @BeforeEach
-  void an_operation_in_review(DataSource db) {
+  void an_operation_in_review() {
     // Without the search: the only sources are the ids seen, and the ledger.
     simulator = GenaceSimulator.builder().faults(Faults.DEFAULT.withSearchEnabled(false)).start();
     GenaceClient genace = new HttpGenaceClient(GenaceClientConfig.of(simulator.baseUrl(), "key"));
-    ledger = new OperationsLedger(db, Duration.ofSeconds(30));
     reviews = new ReviewActivitiesImpl(ledger, "worker-a", ActivityStats.NONE);
     evidence =
         new EvidenceActivitiesImpl(

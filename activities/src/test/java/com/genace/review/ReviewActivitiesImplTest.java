@@ -13,29 +13,29 @@ import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.ReviewReason;
 import com.genace.stats.ActivityStats;
-import com.genace.testing.DatabaseExtension;
+import com.genace.testing.LedgerFixtures;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Opening a review after a dispatch whose outcome is unknown: what the ledger shows decides whether
  * a POST may have left (a review) or provably none did (dispatched again).
  */
-@ExtendWith(DatabaseExtension.class)
 class ReviewActivitiesImplTest {
 
   private static final String OP = "op-1";
 
-  private OperationsLedger ledger;
+  @RegisterExtension final LedgerFixtures fixtures = LedgerFixtures.fresh(Duration.ofSeconds(30));
+
+  private final OperationsLedger ledger = fixtures.ledger();
   private ReviewActivitiesImpl reviews;
 
   @BeforeEach
-  void a_pending_operation(DataSource dataSource) {
-    ledger = new OperationsLedger(dataSource, Duration.ofSeconds(30));
+  void a_pending_operation() {
     reviews = new ReviewActivitiesImpl(ledger, "worker-a", ActivityStats.NONE);
     ledger.create(new NewOperation(OP, "image-v1", "{\"prompt\":\"x\"}", "acct"));
   }

@@ -47,8 +47,8 @@ final class Drain {
       persistReview(lease, workerId);
     }
     stack.factory.shutdown();
-    // Its polls under way end (or are cut off after 10 s) and the claims no poller started are
-    // handed back, due at once for the other workers' loops rather than after the claim time.
+    // Its polls under way end (or are cut off after 10 s) and the claims no poll thread started
+    // are handed back, due at once for the other workers' loops rather than after the claim time.
     stack.pollLoop.close();
     Duration left = Duration.between(clock.instant(), deadline);
     if (!left.isNegative()) {

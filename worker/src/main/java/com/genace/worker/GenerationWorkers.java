@@ -17,11 +17,13 @@ import com.genace.lifecycle.RetentionListener;
 import com.genace.lifecycle.RetentionWorkflowImpl;
 import com.genace.lifecycle.SweepActivitiesImpl;
 import com.genace.lifecycle.SweepWorkflowImpl;
-import com.genace.observation.LegacyObservationActivitiesImpl;
+import com.genace.observation.GenaceStatusPoll;
 import com.genace.observation.ObservationActivitiesImpl;
 import com.genace.observation.PollLoop;
 import com.genace.observation.PollingPolicy;
+import com.genace.observation.StatusPoll;
 import com.genace.observation.WaitingActivities;
+import com.genace.registration.RegistrationActivitiesImpl;
 import com.genace.review.EvidenceActivitiesImpl;
 import com.genace.review.ReviewActivitiesImpl;
 import com.genace.review.ReviewSettings;
@@ -171,11 +173,12 @@ public final class GenerationWorkers {
   }
 
   /**
-   * Polls run at once by a worker's poll loop. A poll is a GET and a statement of a few
-   * milliseconds, so 16 threads could serve the pace of 10,000 renders (about 670 polls a second at
-   * the default 15 s); on 2 shared cores the CPU gave out first (docs/performance.md, fifth pass).
+   * Status polls run at once by a worker's poll loop (its poll threads). A poll is a GET and a
+   * statement of a few milliseconds, so 16 threads can serve the pace of 10,000 renders (about 670
+   * polls a second at the default 15 s); on 2 shared cores the CPU gives out first
+   * (docs/performance.md).
    */
-  static final int POLLERS = 16;
+  static final int POLL_THREADS = 16;
 
   private GenerationWorkers() {}
 
@@ -184,7 +187,7 @@ public final class GenerationWorkers {
    * worker, which a draining worker closes ({@link PollLoop#close}) so that its claims are handed
    * back before it exits.
    */
-  public record OperationsWorkers(Worker operations, PollLoop polls) {}
+  public record OperationsWorkers(Worker operations, PollLoop pollLoop) {}
 
   /**
    * Workflows, ledger steps and delivery on {@code genace-operations}, and observation on {@code
@@ -230,21 +233,14 @@ public final class GenerationWorkers {
 
   /**
    * The freely retried activities of {@code genace-operations} alone, for a worker that runs no
-   * workflow code: registration and review, delivery, and the long observation that workflows
-   * started before polling observation still schedule there.
+   * workflow code: registration and review, evidence, cancellation and delivery.
    */
   public static void registerOperationsActivities(Worker worker, Dependencies deps) {
     worker.registerActivitiesImplementations(
+        new RegistrationActivitiesImpl(deps.ledger()),
         new ReviewActivitiesImpl(deps.ledger(), deps.workerId(), deps.stats()),
         new CancelActivitiesImpl(deps.ledger(), deps.workerId()),
         new EvidenceActivitiesImpl(deps.ledger(), deps.genace(), deps.review(), deps.stats()),
-        new LegacyObservationActivitiesImpl(
-            deps.ledger(),
-            deps.genace(),
-            deps.workerId(),
-            deps.polling(),
-            deps.clock(),
-            deps.stats()),
         new DeliveryActivitiesImpl(
             deps.ledger(),
             deps.genace(),
@@ -267,33 +263,33 @@ public final class GenerationWorkers {
   }
 
   /**
-   * Observation on its own queue: the activity that waits for a poll loop's answer (and the polls
-   * of workflows started before the poll schedule, one per attempt), and this worker's {@link
-   * PollLoop}, which claims from the ledger once {@code factory} has started and stops when it
-   * shuts down.
+   * Observation on its own queue: the activity that waits for a poll loop's answer, and this
+   * worker's {@link PollLoop}, which claims from the ledger once {@code factory} has started and
+   * stops when it shuts down.
    *
    * @return the poll loop, started
    */
   public static PollLoop observationWorker(
       WorkerFactory factory, Dependencies deps, WorkerOptions options) {
     Worker worker = factory.newWorker(TaskQueues.OBSERVATION, options);
-    ObservationActivitiesImpl observation =
-        new ObservationActivitiesImpl(
+    StatusPoll statusPoll =
+        new GenaceStatusPoll(
             deps.ledger(),
             deps.genace(),
             deps.workerId(),
             deps.polling(),
             deps.clock(),
             deps.stats());
-    worker.registerActivitiesImplementations(observation);
+    worker.registerActivitiesImplementations(
+        new ObservationActivitiesImpl(deps.ledger(), statusPoll));
     return new PollLoop(
             deps.ledger(),
-            observation,
+            statusPoll,
             new WaitingActivities(factory.getWorkflowClient()),
             deps.polling(),
             factory::isStarted,
             () -> factory.isShutdown() || factory.isTerminated(),
-            POLLERS,
+            POLL_THREADS,
             deps.waitLimits(),
             deps.clock())
         .start();

@@ -43,8 +43,9 @@ import java.util.List;
 
 /**
  * The one place that wires a worker: the ledger's pool and its readers, the Genace client, the
- * Temporal stubs (with the poll watch and the SDK's metrics), and a worker per task queue with the
- * production activities. Nothing here runs: {@link WorkerProcess} starts, watches and drains it.
+ * Temporal stubs (with the task-poll watch and the SDK's metrics), and a worker per task queue with
+ * the production activities. Nothing here runs: {@link WorkerProcess} starts, watches and drains
+ * it.
  */
 final class WorkerStack implements AutoCloseable {
 
@@ -147,7 +148,7 @@ final class WorkerStack implements AutoCloseable {
                     config.maxConcurrentOperations(), config.taskPollers()),
                 state,
                 state)
-            .polls();
+            .pollLoop();
     this.dispatchWorker =
         GenerationWorkers.dispatchWorker(
             factory,

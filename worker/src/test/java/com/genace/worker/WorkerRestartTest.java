@@ -144,11 +144,6 @@ class WorkerRestartTest {
       Activity.getExecutionContext().doNotCompleteOnReturn();
       return null;
     }
-
-    @Override
-    public ObservationResult pollRemoteJob(String operationId) {
-      throw new UnsupportedOperationException("workflows started before the poll schedule only");
-    }
   }
 
   @Test

@@ -4,8 +4,8 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * Where a generation operation stands. Each phase has exactly one {@link NextAction}; the table
- * enforces the same pairing with a check constraint.
+ * Where a generation operation stands. Each phase has exactly one {@link NextAction}; the table's
+ * row trigger ({@code app_generation_operations_rules}, migration V12) enforces the same pairing.
  */
 public enum Phase {
   /** Created; no POST has been attempted, or the last attempt provably sent nothing. */

@@ -7,8 +7,7 @@ import java.util.Locale;
 
 /**
  * Why an operation waits for an operator. Stored as {@code review_reason} in the operations table
- * and carried in workflow payloads by its wire name ({@code post_outcome_unknown}, ...), so that
- * histories and rows written before this type existed still read.
+ * and carried in workflow payloads by its wire name ({@code post_outcome_unknown}, ...).
  */
 public enum ReviewReason {
   /** The POST may have created a job: 5xx, timeout or reset after sending, malformed answer. */
@@ -17,7 +16,7 @@ public enum ReviewReason {
   DISPATCH_INTERRUPTED,
   /** Several attempts provably sent nothing; an operator decides whether to keep trying. */
   DISPATCH_NOT_SENT_REPEATEDLY,
-  /** Observation could not follow the remote job (workflows observing the long way). */
+  /** Observation could not follow the remote job; what a review without a stored reason shows. */
   REMOTE_JOB_UNOBSERVABLE,
   /** Genace answered 404 for the durable remote job id. */
   REMOTE_JOB_NOT_FOUND,

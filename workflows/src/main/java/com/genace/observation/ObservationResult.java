@@ -35,19 +35,15 @@ public record ObservationResult(
     return review != null;
   }
 
-  /**
-   * Reads this payload and the one written before {@code status} was typed: {@code
-   * "status":"succeeded"} (any case), or {@code "status":"review"} for an operation gone to review.
-   */
+  /** Reads this payload; the status by its name in any case ({@code SUCCEEDED}, {@code failed}). */
   @JsonCreator
   static ObservationResult fromJson(
       @JsonProperty("status") String status,
       @JsonProperty("review") ReviewReason review,
       @JsonProperty("remoteJobId") String remoteJobId,
       @JsonProperty("detail") String detail) {
-    if (review != null || "review".equals(status)) {
-      return inReview(
-          review == null ? ReviewReason.REMOTE_JOB_UNOBSERVABLE : review, remoteJobId, detail);
+    if (review != null) {
+      return inReview(review, remoteJobId, detail);
     }
     return terminal(
         RemoteStatus.parse(String.valueOf(status).toLowerCase(Locale.ROOT)), remoteJobId, detail);

@@ -1,18 +1,14 @@
 package com.genace.review;
 
 import com.genace.model.ReviewReason;
-import com.genace.workflows.GenerationRequest;
 import io.temporal.activity.ActivityInterface;
 
 /**
- * Ledger steps around dispatch and review. All are idempotent and retried freely: a retry after a
- * lost response finds the state already recorded and reports it.
+ * The review's ledger steps. Both are idempotent and retried freely: a retry after a lost response
+ * finds the state already recorded and reports it.
  */
 @ActivityInterface
 public interface ReviewActivities {
-
-  /** Records the operation in {@code pending}; a second call for the same id changes nothing. */
-  void register(GenerationRequest request);
 
   /**
    * Puts the operation in review after a dispatch whose outcome is unknown. Waits out (by failing

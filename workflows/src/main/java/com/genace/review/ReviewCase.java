@@ -4,7 +4,7 @@ import com.genace.model.ReviewReason;
 
 /**
  * An uncertainty review as the workflow sees it; {@code resolution} is null while open, {@code
- * evidence} null until gathered (and for workflows started before evidence was gathered).
+ * evidence} null until gathered.
  */
 public record ReviewCase(
     ReviewReason reason,

@@ -3,13 +3,12 @@ package com.genace.workflows;
 import com.genace.delivery.DeliveryActivities;
 import com.genace.dispatch.DispatchActivities;
 import com.genace.lifecycle.CancelActivities;
-import com.genace.observation.LegacyObservationActivities;
 import com.genace.observation.ObservationActivities;
+import com.genace.registration.RegistrationActivities;
 import com.genace.review.EvidenceActivities;
 import com.genace.review.ReviewActivities;
 import io.temporal.activity.ActivityCancellationType;
 import io.temporal.activity.ActivityOptions;
-import io.temporal.activity.LocalActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
@@ -27,13 +26,6 @@ final class ActivityStubs {
           .setInitialInterval(Duration.ofSeconds(1))
           .setBackoffCoefficient(2)
           .setMaximumInterval(Duration.ofMinutes(1))
-          .build();
-
-  /** Registration run by the workflow's own worker, retried as freely as any ledger step. */
-  private static final LocalActivityOptions LOCAL_LEDGER_STEP =
-      LocalActivityOptions.newBuilder()
-          .setStartToCloseTimeout(Duration.ofSeconds(30))
-          .setRetryOptions(RETRY_FREELY)
           .build();
 
   static final ActivityOptions LEDGER_STEP =
@@ -99,42 +91,19 @@ final class ActivityStubs {
           .build();
 
   /**
-   * One status read per attempt. The attempt is short, so a worker that dies mid-poll is noticed
-   * after the start-to-close timeout, not a heartbeat timeout; the pacing between polls comes from
-   * each failed attempt's next retry delay, and this policy's interval only applies after a timeout
-   * (a crashed worker), hence its low maximum.
-   */
-  static final ActivityOptions POLL =
-      ActivityOptions.newBuilder()
-          .setTaskQueue(TaskQueues.OBSERVATION)
-          .setStartToCloseTimeout(Duration.ofSeconds(15))
-          .setRetryOptions(OBSERVATION_RETRIES)
-          .build();
-
-  /**
    * Waits for a poll loop's answer. The attempt itself only names itself on the poll schedule (and
    * polls once), and no heartbeat is needed: the operation is on the schedule from the write that
    * made it observe, a crashed worker's polls are taken over through the ledger, and the loop that
    * sees the end completes this activity by id, asking Temporal which attempt waits when none
    * registered (one handed to a worker that froze before it ran). The start-to-close timeout is
    * only a net under that, so it is long: each timeout costs Temporal an attempt, once per half an
-   * hour of render (it was two minutes, an attempt per render every two minutes, while the schedule
-   * waited for the activity to register).
+   * hour of render.
    */
   static final ActivityOptions AWAIT_POLLS =
       ActivityOptions.newBuilder()
           .setTaskQueue(TaskQueues.OBSERVATION)
           .setStartToCloseTimeout(Duration.ofMinutes(30))
           .setRetryOptions(OBSERVATION_RETRIES)
-          .build();
-
-  /** The long observation of workflows started before {@link VersionMarkers#OBSERVE_BY_POLLING}. */
-  static final ActivityOptions LEGACY_OBSERVE =
-      ActivityOptions.newBuilder()
-          .setTaskQueue(TaskQueues.OPERATIONS)
-          .setStartToCloseTimeout(Duration.ofHours(6))
-          .setHeartbeatTimeout(Duration.ofSeconds(60))
-          .setRetryOptions(RETRY_FREELY)
           .build();
 
   static final ActivityOptions DELIVER =
@@ -147,14 +116,13 @@ final class ActivityStubs {
 
   private ActivityStubs() {}
 
-  /** Registration and the review's ledger steps. */
-  static ReviewActivities ledger(String summary) {
-    return stub(ReviewActivities.class, LEDGER_STEP, summary);
+  static RegistrationActivities registration(String summary) {
+    return stub(RegistrationActivities.class, LEDGER_STEP, summary);
   }
 
-  /** Registration as {@link VersionMarkers#REGISTER_LOCALLY} version 1 ran it. */
-  static ReviewActivities localRegistration() {
-    return Workflow.newLocalActivityStub(ReviewActivities.class, LOCAL_LEDGER_STEP);
+  /** The review's ledger steps. */
+  static ReviewActivities ledger(String summary) {
+    return stub(ReviewActivities.class, LEDGER_STEP, summary);
   }
 
   static CancelActivities cancellation(String summary) {
@@ -187,16 +155,8 @@ final class ActivityStubs {
         summary);
   }
 
-  static ObservationActivities polling(String summary) {
-    return stub(ObservationActivities.class, POLL, summary);
-  }
-
   static ObservationActivities awaitingPolls(String summary) {
     return stub(ObservationActivities.class, AWAIT_POLLS, summary);
-  }
-
-  static LegacyObservationActivities legacyObservation(String summary) {
-    return stub(LegacyObservationActivities.class, LEGACY_OBSERVE, summary);
   }
 
   static DeliveryActivities delivery(String summary) {

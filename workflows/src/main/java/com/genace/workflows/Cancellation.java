@@ -12,18 +12,11 @@ import java.util.function.Supplier;
  * A cancel request (the {@code cancel} update with who and why, or Temporal's own) and the scope it
  * stops. What cannot be taken back runs to its end regardless: a dispatch attempt a worker has
  * started (its POST and the recording of its outcome; see {@link DispatchStep}), and, through
- * {@link #runToTheEnd}, the opening of a review and a delivery under way.
- *
- * <p>Only for workflows at {@link VersionMarkers#CANCEL_WITH_MEANING} version 1; those started
- * before end at once on a Temporal cancel and refuse the update.
+ * {@link #runDetached}, the opening of a review and a delivery under way.
  */
 final class Cancellation {
 
   private final OperationState operation;
-  private final VersionMarkers versions;
-
-  /** {@link VersionMarkers#CANCEL_WITH_MEANING}'s version; null until decided. */
-  private Integer version;
 
   /** The operation's steps, stopped by a cancel request. */
   private CancellationScope work;
@@ -33,19 +26,8 @@ final class Cancellation {
   /** A review opened after the cancel request: a POST answered unknown while being cancelled. */
   private boolean reviewOpenedAfterCancel;
 
-  Cancellation(OperationState operation, VersionMarkers versions) {
+  Cancellation(OperationState operation) {
     this.operation = operation;
-    this.versions = versions;
-  }
-
-  /** Decides, right after registration, whether this workflow can be cancelled with meaning. */
-  boolean decideWhetherCancellable() {
-    version = versions.cancellation();
-    return enabled();
-  }
-
-  private boolean enabled() {
-    return version != null && version >= 1;
   }
 
   /**
@@ -73,14 +55,11 @@ final class Cancellation {
 
   /** Whether the operation's steps are being cancelled. */
   boolean requested() {
-    return enabled() && work.isCancelRequested();
+    return work != null && work.isCancelRequested();
   }
 
   /** Runs a step that a cancel request must not stop, in a detached scope. */
-  <T> T runToTheEnd(Supplier<T> step) {
-    if (!enabled()) {
-      return step.get();
-    }
+  <T> T runDetached(Supplier<T> step) {
     var outcome =
         new Object() {
           T value;
@@ -147,13 +126,6 @@ final class Cancellation {
               + operation.operationId()
               + " has already ended "
               + operation.result().phase().wire());
-    }
-    if (version != null && !enabled()) {
-      throw new IllegalArgumentException(
-          "operation "
-              + operation.operationId()
-              + " was started by a worker without cancellation; cancel its workflow through"
-              + " Temporal (the orphan sweeper then puts it in review)");
     }
   }
 }

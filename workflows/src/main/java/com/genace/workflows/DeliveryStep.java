@@ -29,7 +29,7 @@ final class DeliveryStep {
       throw new CanceledFailure("cancelled before delivery");
     }
     DeliveryResult delivered =
-        cancellation.runToTheEnd(() -> delivery.deliver(operation.operationId()));
+        cancellation.runDetached(() -> delivery.deliver(operation.operationId()));
     operation.recordArtifacts(delivered.artifacts());
     return operation.finish(
         Phase.DELIVERED, operation.artifacts().size() + " artifact(s) delivered");

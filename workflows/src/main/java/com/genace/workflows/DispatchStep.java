@@ -10,7 +10,6 @@ import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
  * Dispatches until the outcome decides the next step: accepted observes the remote job; refused
@@ -24,10 +23,9 @@ import java.util.function.Supplier;
  * cancel request waits for the recorded outcome of an attempt a worker started, cancels one still
  * waiting in its queue (Temporal then never hands it out), and no attempt is scheduled after it.
  *
- * <p>From {@link VersionMarkers#BOUNDED_HISTORY}, waits in a row back off to {@link #MAX_WAIT} (a
- * hint such as Genace's {@code Retry-After} is the least each waits), the phase stays {@code
- * pending} for the attempts that follow a wait (no upsert per turn), and a long run continues as
- * new after a wait ({@link RunChain}).
+ * <p>Waits in a row back off to {@link #MAX_WAIT} (a hint such as Genace's {@code Retry-After} is
+ * the least each waits), the phase stays {@code pending} for the attempts that follow a wait (no
+ * upsert per turn), and a long run continues as new after a wait ({@link RunChain}).
  */
 final class DispatchStep {
 
@@ -50,7 +48,6 @@ final class DispatchStep {
   static final Duration MAX_WAIT = Duration.ofMinutes(5);
 
   private final OperationState operation;
-  private final VersionMarkers versions;
   private final RegistrationStep registration;
   private final Cancellation cancellation;
   private final ReviewStep review;
@@ -67,13 +64,11 @@ final class DispatchStep {
 
   DispatchStep(
       OperationState operation,
-      VersionMarkers versions,
       RegistrationStep registration,
       Cancellation cancellation,
       ReviewStep review,
       RunChain chain) {
     this.operation = operation;
-    this.versions = versions;
     this.registration = registration;
     this.cancellation = cancellation;
     this.review = review;
@@ -91,7 +86,7 @@ final class DispatchStep {
     resumed = null;
     while (true) {
       String attempt = "dispatch attempt " + (operation.dispatchAttempts() + 1);
-      if (versions.boundsHistory() && (waits > 0 || notSent > 0)) {
+      if (waits > 0 || notSent > 0) {
         operation.setPhaseDetails(attempt + " (after waiting)");
       } else {
         operation.setPhase(Phase.SUBMITTING, attempt);
@@ -168,7 +163,7 @@ final class DispatchStep {
     if (cancellation.requested()) {
       if (first) {
         // The cancellation is recorded in the ledger: the operation must be there first.
-        cancellation.runToTheEnd(
+        cancellation.runDetached(
             () -> {
               registration.registerNow(request);
               return null;
@@ -177,22 +172,21 @@ final class DispatchStep {
       // Also on the way to delivering a cancelled render: a cancelled operation never POSTs.
       throw new CanceledFailure("cancelled before dispatch");
     }
-    Supplier<DispatchResult> attempt =
-        () -> first ? registerAndDispatchOnce(request) : dispatchOnce(request);
-    // Version 4 runs it cancellable: a cancel request cancels an attempt still in its queue, which
-    // Temporal then never hands to a worker; one a worker started runs to its recorded end (the
-    // activity does not heartbeat, and its stub waits for the outcome).
-    return versions.cancelsQueuedDispatch() ? attempt.get() : cancellation.runToTheEnd(attempt);
+    // Cancellable: a cancel request cancels an attempt still in its queue, which Temporal then
+    // never
+    // hands to a worker; one a worker started runs to its recorded end (the activity does not
+    // heartbeat, and its stub waits for the outcome).
+    return first ? registerAndDispatchOnce(request) : dispatchOnce(request);
   }
 
   /**
-   * The first attempt of {@link VersionMarkers#REGISTER_IN_FIRST_DISPATCH}: registers the operation
-   * and dispatches it, in one activity. It waits at most {@link ActivityStubs#FIRST_DISPATCH_WAIT}
-   * for a dispatch worker (none polls while dispatch is paused), so that the operation is in the
-   * ledger within seconds whatever dispatch does. When it did not report back, the scheduled
-   * registration makes sure the operation is there (registering again changes nothing); an attempt
-   * that never started or never registered then gives way to an ordinary one at once, as it sent
-   * nothing. Any other failure is read as {@link #dispatchOnce} reads it.
+   * The first attempt: registers the operation and dispatches it, in one activity. It waits at most
+   * {@link ActivityStubs#FIRST_DISPATCH_WAIT} for a dispatch worker (none polls while dispatch is
+   * paused), so that the operation is in the ledger within seconds whatever dispatch does. When it
+   * did not report back, the scheduled registration makes sure the operation is there (registering
+   * again changes nothing); an attempt that never started or never registered then gives way to an
+   * ordinary one at once, as it sent nothing. Any other failure is read as {@link #dispatchOnce}
+   * reads it.
    */
   private DispatchResult registerAndDispatchOnce(GenerationRequest request) {
     try {
@@ -201,7 +195,7 @@ final class DispatchStep {
     } catch (ActivityFailure failure) {
       // Whatever became of the attempt, the operation must be in the ledger, also for a cancel to
       // record its end there: registered in a scope that a cancel request cannot stop.
-      cancellation.runToTheEnd(
+      cancellation.runDetached(
           () -> {
             registration.registerNow(request);
             return null;
@@ -247,12 +241,11 @@ final class DispatchStep {
   }
 
   /**
-   * Waits before the next attempt, at least {@code hint}; then, from {@link
-   * VersionMarkers#BOUNDED_HISTORY}, a long run continues as new here (the last attempt sent
-   * nothing, as its recorded outcome says).
+   * Waits before the next attempt, at least {@code hint}; then a long run continues as new here
+   * (the last attempt sent nothing, as its recorded outcome says).
    */
   private void waitBeforeDispatch(Duration hint, String why) {
-    Duration delay = versions.boundsHistory() ? backoff(hint, ++waits) : hint;
+    Duration delay = backoff(hint, ++waits);
     String waiting = why + "; dispatching again in " + delay.toSeconds() + " s";
     operation.setPhase(Phase.PENDING, waiting);
     Timers.sleep(delay, waiting);

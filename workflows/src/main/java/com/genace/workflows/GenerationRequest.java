@@ -1,6 +1,7 @@
 package com.genace.workflows;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -18,14 +19,10 @@ import java.time.Duration;
  * What an application asks for: an operation id of its own, a model and a JSON input object.
  *
  * <p>On the wire (the workflow's start input, docs/contract/start-input.schema.json) the input is
- * the JSON object itself, {@code "input": {"prompt": "a red fox"}}. The first shape, {@code
- * "inputJson": "{\"prompt\":\"a red fox\"}"} (the object as a string), is still read, because
- * running workflows replay the input they were started with and old clients may still send it; when
- * both are given, {@code input} wins. Reading never fails on a wrong input: what is not one JSON
- * object is kept as is, for {@link #validate()} to refuse by name.
+ * the JSON object itself, {@code "input": {"prompt": "a red fox"}}. Reading never fails on a wrong
+ * input: what is not one JSON object is kept as is, for {@link #validate()} to refuse by name.
  *
- * @param inputJson the input object as JSON text (on the wire: {@code input}, as an object; read
- *     but never written as {@code inputJson})
+ * @param inputJson the input object as JSON text (on the wire: {@code input}, as an object)
  * @param dispatchTimeoutSeconds how long the POST may take before its outcome counts as unknown
  *     (and goes to review); null for {@link #DEFAULT_DISPATCH_TIMEOUT}
  * @param account whose spending allowance the operation draws on; null for {@link #DEFAULT_ACCOUNT}
@@ -33,7 +30,7 @@ import java.time.Duration;
 public record GenerationRequest(
     String operationId,
     String model,
-    @JsonProperty(access = JsonProperty.Access.WRITE_ONLY) String inputJson,
+    @JsonIgnore String inputJson,
     Integer dispatchTimeoutSeconds,
     String account) {
 
@@ -74,23 +71,19 @@ public record GenerationRequest(
   public static final Duration MAX_DISPATCH_TIMEOUT = Duration.ofMinutes(30);
 
   /**
-   * Reads either wire shape of the input.
+   * Reads the wire shape.
    *
    * @param input the input object ({@code input}); null or JSON null when absent
-   * @param legacyInputJson the first shape, the object as a string ({@code inputJson})
    */
   @JsonCreator
   static GenerationRequest fromWire(
       @JsonProperty("operationId") String operationId,
       @JsonProperty("model") String model,
       @JsonProperty("input") @JsonDeserialize(using = ExactJson.class) JsonNode input,
-      @JsonProperty("inputJson") String legacyInputJson,
       @JsonProperty("dispatchTimeoutSeconds") Integer dispatchTimeoutSeconds,
       @JsonProperty("account") String account) {
     String inputJson =
-        input == null || input.isMissingNode() || input.isNull()
-            ? legacyInputJson
-            : input.toString();
+        input == null || input.isMissingNode() || input.isNull() ? null : input.toString();
     return new GenerationRequest(operationId, model, inputJson, dispatchTimeoutSeconds, account);
   }
 

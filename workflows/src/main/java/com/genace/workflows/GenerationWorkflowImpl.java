@@ -10,8 +10,8 @@ import io.temporal.failure.ApplicationFailure;
  * The operation's course, step by step:
  *
  * <ol>
- *   <li>register the operation in the ledger ({@code pending}), in new workflows together with the
- *       first dispatch attempt: {@link RegistrationStep};
+ *   <li>register the operation in the ledger ({@code pending}), together with the first dispatch
+ *       attempt: {@link RegistrationStep};
  *   <li>dispatch until the outcome decides: {@link DispatchStep};
  *   <li>in review, wait without limit for a resolution, reminding periodically: {@link ReviewStep};
  *   <li>observe the remote job until it is terminal: {@link ObservationStep};
@@ -21,15 +21,14 @@ import io.temporal.failure.ApplicationFailure;
  * <p>A cancel request (the {@code cancel} update with who and why, or Temporal's own) stops the
  * steps wherever they are ({@link Cancellation}) and ends the operation by phase ({@link
  * CancelBookkeeping}): no POST after it, a POST or delivery already under way runs to its recorded
- * end, and a render Genace accepted keeps its remote job id in the ledger. Workflows started before
- * that change end at once on a Temporal cancel, as they did.
+ * end, and a render Genace accepted keeps its remote job id in the ledger.
  *
  * <p>A run whose history has grown long continues as new from one of its waits ({@link RunChain}),
  * and the next run resumes there with what this one carried ({@link CarriedState}).
  *
  * <p>What the operation is and how it is shown (search attributes, the Web UI's current details,
- * {@code describe}) is {@link OperationState}; the changes behind version markers are {@link
- * VersionMarkers}; every activity's options are {@link ActivityStubs}.
+ * {@code describe}) is {@link OperationState}; changes behind version markers are declared in
+ * {@link VersionMarkers}; every activity's options are {@link ActivityStubs}.
  *
  * <p>Deterministic: only Temporal's clock, timers and logger are used; the collaborators are plain
  * objects of this workflow instance.
@@ -39,19 +38,17 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   /** Who resolved a review that settled itself. */
   public static final String RECONCILER = "reconciler";
 
-  private final VersionMarkers versions = new VersionMarkers();
-  private final OperationState operation = new OperationState(versions);
-  private final Cancellation cancellation = new Cancellation(operation, versions);
-  private final RunChain chain = new RunChain(operation, versions, cancellation);
-  private final ResolutionCheck resolutionCheck = new ResolutionCheck(operation, versions);
-  private final ResolutionInbox resolutions =
-      new ResolutionInbox(operation, versions, resolutionCheck);
+  private final OperationState operation = new OperationState();
+  private final Cancellation cancellation = new Cancellation(operation);
+  private final RunChain chain = new RunChain(operation, cancellation);
+  private final ResolutionCheck resolutionCheck = new ResolutionCheck(operation);
+  private final ResolutionInbox resolutions = new ResolutionInbox(operation, resolutionCheck);
   private final ReviewStep review =
-      new ReviewStep(operation, versions, cancellation, resolutions, resolutionCheck, chain);
-  private final RegistrationStep registration = new RegistrationStep(operation, versions);
+      new ReviewStep(operation, cancellation, resolutions, resolutionCheck, chain);
+  private final RegistrationStep registration = new RegistrationStep(operation);
   private final DispatchStep dispatch =
-      new DispatchStep(operation, versions, registration, cancellation, review, chain);
-  private final ObservationStep observation = new ObservationStep(operation, versions, review);
+      new DispatchStep(operation, registration, cancellation, review, chain);
+  private final ObservationStep observation = new ObservationStep(operation, review);
   private final DeliveryStep delivery = new DeliveryStep(operation, cancellation);
   private final CancelBookkeeping afterCancel =
       new CancelBookkeeping(operation, cancellation, review);
@@ -62,14 +59,7 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
     operation.begin(request.operationId());
     chain.begin(request, carried);
     if (carried == null) {
-      registration.register(request);
-    } else {
-      registration.resume();
-    }
-    if (!cancellation.decideWhetherCancellable()) {
-      // Started before cancellation with meaning: a Temporal cancel ends it at once, as it did.
-      runSteps(request, Step.DISPATCH);
-      return operation.result();
+      registration.registerWithFirstDispatch();
     }
     Step first = carried == null ? Step.DISPATCH : resume(carried);
     if (cancellation.runUntilCancelled(() -> runSteps(request, first))) {

@@ -15,9 +15,9 @@ import java.util.Set;
 
 /**
  * The operation as the workflow knows it, and the one place it is shown: a phase change upserts the
- * search attributes (from {@link VersionMarkers#BOUNDED_HISTORY}, only those whose value changes)
- * and rewrites the Web UI's current details, {@link #view} is what {@code describe} answers, {@link
- * #finish} decides the result, and {@link #carry} / {@link #resume} hand it to a continued run.
+ * search attributes (only those whose value changes) and rewrites the Web UI's current details,
+ * {@link #view} is what {@code describe} answers, {@link #finish} decides the result, and {@link
+ * #carry} / {@link #resume} hand it to a continued run.
  */
 final class OperationState {
 
@@ -41,11 +41,6 @@ final class OperationState {
 
   private List<DeliveredArtifact> artifacts = List.of();
   private OperationResult result;
-  private final VersionMarkers versions;
-
-  OperationState(VersionMarkers versions) {
-    this.versions = versions;
-  }
 
   void begin(String id) {
     operationId = id;
@@ -169,16 +164,12 @@ final class OperationState {
   }
 
   /**
-   * The phase as the search attribute shows it. From {@link VersionMarkers#BOUNDED_HISTORY} the
-   * passing phases an operator does not look for are shown as the one before them (a POST in flight
-   * as {@code pending}, a delivery as {@code observing}), so that an ordinary operation costs two
-   * upserts (observing, then its end) instead of four; the ledger and describe have the exact
-   * phase.
+   * The phase as the search attribute shows it. The passing phases an operator does not look for
+   * are shown as the one before them (a POST in flight as {@code pending}, a delivery as {@code
+   * observing}), so that an ordinary operation costs two upserts (observing, then its end) instead
+   * of four; the ledger and describe have the exact phase.
    */
   private Phase shown(Phase next) {
-    if (!versions.boundsHistory()) {
-      return next;
-    }
     return switch (next) {
       case SUBMITTING -> Phase.PENDING;
       case DELIVERING -> Phase.OBSERVING;
@@ -186,11 +177,9 @@ final class OperationState {
     };
   }
 
-  /** Earlier versions upsert every attribute on every phase change. */
   private <T> void addIfChanged(
       List<SearchAttributeUpdate<?>> updates, SearchAttributeKey<T> key, T value) {
-    if (!versions.boundsHistory()
-        || !Objects.equals(Workflow.getTypedSearchAttributes().get(key), value)) {
+    if (!Objects.equals(Workflow.getTypedSearchAttributes().get(key), value)) {
       updates.add(key.valueSet(value));
     }
   }

@@ -1,47 +1,26 @@
 package com.genace.workflows;
 
-import com.genace.model.Phase;
-
 /**
- * Registers the operation in the ledger ({@code pending}), where {@link
- * VersionMarkers#registration} says: at the start (a scheduled or, in version 1, a local activity),
- * or, in version {@value VersionMarkers#REGISTER_IN_FIRST_DISPATCH}, in the first dispatch attempt
- * ({@link DispatchStep}), which {@link #registerNow} backs up when that attempt did not report
- * back.
+ * Registers the operation in the ledger ({@code pending}) in the first dispatch attempt ({@link
+ * DispatchStep}), which {@link #registerNow} backs up when that attempt did not report back.
  */
 final class RegistrationStep {
 
   private final OperationState operation;
-  private final VersionMarkers versions;
 
   /** Whether the first dispatch attempt is still to register the operation. */
   private boolean byFirstDispatch;
 
-  RegistrationStep(OperationState operation, VersionMarkers versions) {
+  RegistrationStep(OperationState operation) {
     this.operation = operation;
-    this.versions = versions;
-  }
-
-  void register(GenerationRequest request) {
-    int version = versions.registration();
-    if (version >= VersionMarkers.REGISTER_IN_FIRST_DISPATCH) {
-      // The client's start set GenacePhase = pending already; the first dispatch publishes its own.
-      byFirstDispatch = true;
-    } else if (version != 1) {
-      operation.setPhase(Phase.PENDING, "registering the operation");
-      registerNow(request);
-    } else {
-      operation.setPhaseDetails("registering the operation");
-      ActivityStubs.localRegistration().register(request);
-    }
   }
 
   /**
-   * A continued run: the operation was registered by the first run. The version is still asked, as
-   * every run decides its own.
+   * The operation's first run hands registration to its first dispatch attempt. The client's start
+   * set {@code GenacePhase = pending} already; a continued run registers nothing.
    */
-  void resume() {
-    versions.registration();
+  void registerWithFirstDispatch() {
+    byFirstDispatch = true;
   }
 
   /**
@@ -60,6 +39,6 @@ final class RegistrationStep {
    * that came before it.
    */
   void registerNow(GenerationRequest request) {
-    ActivityStubs.ledger("register " + operation.operationId()).register(request);
+    ActivityStubs.registration("register " + operation.operationId()).register(request);
   }
 }

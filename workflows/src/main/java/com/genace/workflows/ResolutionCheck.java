@@ -10,13 +10,11 @@ import io.temporal.failure.ApplicationFailure;
 import java.util.Optional;
 
 /**
- * Whether a resolution may be accepted, checked whole ({@link VersionMarkers#CHECKED_RESOLUTIONS}),
- * and its recording in the ledger:
+ * Whether a resolution may be accepted, checked whole, and its recording in the ledger:
  *
  * <ol>
  *   <li>{@code not_submitted} is refused while the review's evidence shows a job of this operation,
- *       and (version {@value VersionMarkers#CANCEL_QUEUED_DISPATCH}) while the evidence gathered
- *       again when it is applied does;
+ *       or the evidence gathered again when it is applied does;
  *   <li>a job named by {@code found_remote_job} is read on Genace first, unless the review settled
  *       itself with it;
  *   <li>the ledger records it; a permanent refusal of the ledger is a refusal, not a retry.
@@ -25,11 +23,9 @@ import java.util.Optional;
 final class ResolutionCheck {
 
   private final OperationState operation;
-  private final VersionMarkers versions;
 
-  ResolutionCheck(OperationState operation, VersionMarkers versions) {
+  ResolutionCheck(OperationState operation) {
     this.operation = operation;
-    this.versions = versions;
   }
 
   /**
@@ -58,13 +54,8 @@ final class ResolutionCheck {
    */
   Optional<String> checkAndRecord(ReviewResolution resolution, boolean prechecked) {
     ReviewActivities ledger = ActivityStubs.ledger("record resolution " + resolution.decision());
-    if (!versions.checksResolutionsWhole()) {
-      ledger.recordResolution(operation.operationId(), resolution);
-      return Optional.empty();
-    }
     Optional<String> refusal = problemWithEvidence(resolution);
     if (refusal.isEmpty()
-        && versions.cancelsQueuedDispatch()
         && resolution.parsedDecision().orElseThrow() == ReviewDecision.NOT_SUBMITTED) {
       refusal = gatherEvidenceAgain().or(() -> problemWithEvidence(resolution));
     }
@@ -81,11 +72,9 @@ final class ResolutionCheck {
       return Optional.empty();
     } catch (ActivityFailure failure) {
       if (failure.getCause() instanceof ApplicationFailure app && app.isNonRetryable()) {
-        if (versions.cancelsQueuedDispatch()) {
-          // The operation ended in the ledger meanwhile: the workflow ends the same way.
-          ActivityFailures.endedInLedger(failure)
-              .ifPresent(ended -> operation.finish(ended, app.getOriginalMessage()));
-        }
+        // The operation ended in the ledger meanwhile: the workflow ends the same way.
+        ActivityFailures.endedInLedger(failure)
+            .ifPresent(ended -> operation.finish(ended, app.getOriginalMessage()));
         return Optional.of("the ledger refused it: " + app.getOriginalMessage());
       }
       throw failure;

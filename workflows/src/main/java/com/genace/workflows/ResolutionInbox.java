@@ -20,15 +20,13 @@ final class ResolutionInbox {
   private static final OperationLog outcomes = OperationLog.ofWorkflow();
 
   private final OperationState operation;
-  private final VersionMarkers versions;
   private final ResolutionCheck check;
 
   private Submission pending;
   private boolean applying;
 
-  ResolutionInbox(OperationState operation, VersionMarkers versions, ResolutionCheck check) {
+  ResolutionInbox(OperationState operation, ResolutionCheck check) {
     this.operation = operation;
-    this.versions = versions;
     this.check = check;
   }
 
@@ -40,7 +38,7 @@ final class ResolutionInbox {
       refuse(shown, parsed.problem());
       return;
     }
-    Optional<String> problem = problemWith(parsed.resolution(), versions.checksResolutionsWhole());
+    Optional<String> problem = problemWith(parsed.resolution());
     if (problem.isPresent()) {
       refuse(shown, problem.get());
       return;
@@ -48,13 +46,9 @@ final class ResolutionInbox {
     pending = new Submission(parsed.resolution(), shown, false, null);
   }
 
-  /** The update: once checked whole, it waits for the outcome and fails with a refusal. */
+  /** The update: it waits for the outcome and fails with a refusal. */
   String receive(ReviewResolution resolution) {
     String accepted = "accepted " + resolution.parsedDecision().orElseThrow().wire();
-    if (!versions.checksResolutionsWhole()) {
-      pending = new Submission(resolution, String.valueOf(resolution), false, null);
-      return accepted;
-    }
     Verdict verdict = new Verdict();
     pending = new Submission(resolution, String.valueOf(resolution), false, verdict);
     Workflow.await(verdict::decided);
@@ -67,8 +61,7 @@ final class ResolutionInbox {
 
   /** The update's validator. */
   void validate(ReviewResolution resolution) {
-    // A validator may not ask for the version: it checks whole, which only refuses more.
-    problemWith(resolution, true)
+    problemWith(resolution)
         .ifPresent(
             problem -> {
               outcomes.warn(
@@ -112,7 +105,7 @@ final class ResolutionInbox {
     refusal.ifPresent(reason -> refuse(submission.shown(), reason));
   }
 
-  private Optional<String> problemWith(ReviewResolution resolution, boolean whole) {
+  private Optional<String> problemWith(ReviewResolution resolution) {
     if (resolution == null) {
       return Optional.of("the resolution is empty");
     }
@@ -123,9 +116,6 @@ final class ResolutionInbox {
               + " is not in review (phase "
               + operation.phase().wire()
               + ")");
-    }
-    if (!whole) {
-      return resolution.problem();
     }
     if (applying) {
       return Optional.of(

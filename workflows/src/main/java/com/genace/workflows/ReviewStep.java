@@ -19,8 +19,8 @@ import java.util.Optional;
  * resolution decides the next step: {@code found_remote_job} observes the job it names, {@code
  * not_submitted} dispatches again, {@code abandon} ends the operation.
  *
- * <p>From {@link VersionMarkers#BOUNDED_HISTORY} the reminders back off from hourly to daily, and a
- * long run continues as new while it waits ({@link RunChain}).
+ * <p>The reminders back off from hourly to daily, and a long run continues as new while it waits
+ * ({@link RunChain}).
  */
 final class ReviewStep {
 
@@ -32,7 +32,6 @@ final class ReviewStep {
   private static final OperationLog outcomes = OperationLog.ofWorkflow();
 
   private final OperationState operation;
-  private final VersionMarkers versions;
   private final Cancellation cancellation;
   private final ResolutionInbox inbox;
   private final ResolutionCheck check;
@@ -44,13 +43,11 @@ final class ReviewStep {
 
   ReviewStep(
       OperationState operation,
-      VersionMarkers versions,
       Cancellation cancellation,
       ResolutionInbox inbox,
       ResolutionCheck check,
       RunChain chain) {
     this.operation = operation;
-    this.versions = versions;
     this.cancellation = cancellation;
     this.inbox = inbox;
     this.check = check;
@@ -77,13 +74,10 @@ final class ReviewStep {
     ReviewOpened opened;
     try {
       opened =
-          cancellation.runToTheEnd(
+          cancellation.runDetached(
               () -> ledger.openReview(operation.operationId(), reason, detail));
     } catch (ActivityFailure failure) {
-      Optional<Phase> ended =
-          versions.cancelsQueuedDispatch()
-              ? ActivityFailures.endedInLedger(failure)
-              : Optional.empty();
+      Optional<Phase> ended = ActivityFailures.endedInLedger(failure);
       if (ended.isEmpty()) {
         throw failure;
       }
@@ -125,9 +119,7 @@ final class ReviewStep {
         operation.operationId(),
         reason.wire(),
         detail);
-    if (versions.gathersEvidence()) {
-      evidence.gather(evidenceRemoteJobId);
-    }
+    evidence.gather(evidenceRemoteJobId);
     return Step.REVIEW;
   }
 
@@ -135,9 +127,6 @@ final class ReviewStep {
     while (true) {
       if (!awaitSubmission()) {
         remind();
-        if (!versions.boundsHistory()) {
-          continue; // earlier versions start the next reminder's timer first
-        }
       }
       if (!inbox.hasPending()) {
         // The reminder, or a history grown long (refused signals add to it too).
@@ -158,16 +147,13 @@ final class ReviewStep {
   }
 
   /**
-   * Waits for a resolution until the next reminder is due, and from {@link
-   * VersionMarkers#BOUNDED_HISTORY} until the run should continue as new; whether the wait ended
-   * before the reminder.
+   * Waits for a resolution until the next reminder is due or the run should continue as new;
+   * whether the wait ended before the reminder.
    */
   private boolean awaitSubmission() {
-    Duration interval = REVIEW_REMINDER_INTERVAL;
-    if (versions.boundsHistory()) {
-      Duration doubled = REVIEW_REMINDER_INTERVAL.multipliedBy(1L << Math.min(reminders, 10));
-      interval = doubled.compareTo(MAX_REMINDER_INTERVAL) > 0 ? MAX_REMINDER_INTERVAL : doubled;
-    }
+    Duration doubled = REVIEW_REMINDER_INTERVAL.multipliedBy(1L << Math.min(reminders, 10));
+    Duration interval =
+        doubled.compareTo(MAX_REMINDER_INTERVAL) > 0 ? MAX_REMINDER_INTERVAL : doubled;
     return Timers.await(
         interval,
         "waiting for an operator: "
@@ -175,8 +161,7 @@ final class ReviewStep {
             + " (reminder in "
             + interval.toHours()
             + " h)",
-        () -> inbox.hasPending() || chain.due(),
-        versions.boundsHistory());
+        () -> inbox.hasPending() || chain.due());
   }
 
   /** Whether an operator's resolution would be taken now. */

@@ -14,15 +14,13 @@ import java.util.function.BooleanSupplier;
 final class RunChain {
 
   private final OperationState operation;
-  private final VersionMarkers versions;
   private final Cancellation cancellation;
 
   private GenerationRequest request;
   private int runsBefore;
 
-  RunChain(OperationState operation, VersionMarkers versions, Cancellation cancellation) {
+  RunChain(OperationState operation, Cancellation cancellation) {
     this.operation = operation;
-    this.versions = versions;
     this.cancellation = cancellation;
   }
 
@@ -36,7 +34,7 @@ final class RunChain {
 
   /** Whether this run would continue as new at a wait now: its history is long, and it may. */
   boolean due() {
-    return versions.boundsHistory() && !cancellation.requested() && HistoryBudget.spent();
+    return !cancellation.requested() && HistoryBudget.spent();
   }
 
   /**

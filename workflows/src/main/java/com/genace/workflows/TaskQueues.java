@@ -7,13 +7,13 @@ package com.genace.workflows;
  */
 public final class TaskQueues {
 
-  /**
-   * Workflow tasks and the freely retried activities: registration, review, deliver (and the long
-   * observation of workflows started before polling observation).
-   */
+  /** Workflow tasks and the freely retried activities: registration, review, delivery. */
   public static final String OPERATIONS = "genace-operations";
 
-  /** One status read per activity attempt; retried as the pacing of observation. */
+  /**
+   * Observation: the activity that waits on the ledger's poll schedule, completed by a worker's
+   * poll loop.
+   */
   public static final String OBSERVATION = "genace-observation";
 
   /** The paid, never-retried POST. */

@@ -21,21 +21,13 @@ final class Timers {
   }
 
   /**
-   * Waits until {@code condition} holds or {@code delay} has passed.
+   * Waits until {@code condition} holds or {@code delay} has passed. A wait that ends early cancels
+   * its timer, so that it does not fire later into a workflow task of its own (as the timer of
+   * {@link Workflow#await(Duration, Supplier)} would).
    *
-   * @param cancelEarly whether a wait that ends early cancels its timer ({@link
-   *     VersionMarkers#BOUNDED_HISTORY}), so that it does not fire later into a workflow task of
-   *     its own; earlier versions leave it running, as {@link Workflow#await(Duration, Supplier)}
-   *     does
    * @return whether the condition holds
    */
-  static boolean await(
-      Duration delay, String summary, Supplier<Boolean> condition, boolean cancelEarly) {
-    if (!cancelEarly) {
-      Promise<Void> timer = Workflow.newTimer(delay, options(summary));
-      Workflow.await(() -> timer.isCompleted() || condition.get());
-      return !timer.isCompleted();
-    }
+  static boolean await(Duration delay, String summary, Supplier<Boolean> condition) {
     if (condition.get()) {
       return true;
     }

@@ -10,7 +10,7 @@ import io.temporal.common.converter.DefaultDataConverter;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-/** The payload reads both its current shape and the one recorded in older histories. */
+/** The payload of observation's end, as Temporal carries it. */
 class ObservationResultTest {
 
   private static final DataConverter CONVERTER = DefaultDataConverter.STANDARD_INSTANCE;
@@ -38,12 +38,11 @@ class ObservationResultTest {
   }
 
   @Test
-  void results_recorded_before_the_status_was_typed_still_read() {
+  void the_status_reads_by_its_name_in_any_case() {
     assertThat(read("{\"status\":\"succeeded\",\"remoteJobId\":\"gen_1\",\"detail\":null}"))
         .isEqualTo(ObservationResult.terminal(RemoteStatus.SUCCEEDED, "gen_1", null));
-    assertThat(read("{\"status\":\"review\",\"remoteJobId\":\"gen_1\",\"detail\":\"gone\"}"))
-        .isEqualTo(
-            ObservationResult.inReview(ReviewReason.REMOTE_JOB_UNOBSERVABLE, "gen_1", "gone"));
+    assertThat(read("{\"status\":\"FAILED\",\"remoteJobId\":\"gen_1\",\"detail\":\"x\"}"))
+        .isEqualTo(ObservationResult.terminal(RemoteStatus.FAILED, "gen_1", "x"));
   }
 
   @Test

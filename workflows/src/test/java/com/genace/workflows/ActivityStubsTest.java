@@ -34,8 +34,6 @@ class ActivityStubsTest {
           Map.entry("CheckFoundJob", ActivityStubs.CHECK_JOB),
           Map.entry("Dispatch", ActivityStubs.DISPATCH),
           Map.entry("RegisterAndDispatch", ActivityStubs.DISPATCH),
-          Map.entry("PollRemoteJob", ActivityStubs.POLL),
-          Map.entry("Observe", ActivityStubs.LEGACY_OBSERVE),
           Map.entry("AwaitRemoteJob", ActivityStubs.AWAIT_POLLS),
           Map.entry("Deliver", ActivityStubs.DELIVER));
 

@@ -100,23 +100,6 @@ class ContractSchemaTest {
   }
 
   @Test
-  void the_first_shape_with_the_input_as_a_string_still_reads() throws IOException {
-    JsonNode legacy =
-        JSON.readTree(
-            "{\"operationId\":\"op-old\",\"model\":\"image-v1\","
-                + "\"inputJson\":\"{\\\"prompt\\\":\\\"a red fox\\\"}\","
-                + "\"dispatchTimeoutSeconds\":null,\"account\":null}");
-    GenerationRequest request = fromWire(legacy, GenerationRequest.class);
-
-    assertThat(request)
-        .isEqualTo(new GenerationRequest("op-old", "image-v1", "{\"prompt\":\"a red fox\"}"));
-    assertThat(toWire(request).get("input")).isEqualTo(JSON.readTree("{\"prompt\":\"a red fox\"}"));
-    assertThat(errors("start-input", legacy))
-        .as("the schema documents the new shape only")
-        .isNotEmpty();
-  }
-
-  @Test
   void a_decimal_in_the_input_keeps_every_digit_on_the_wire() {
     String input = "{\"guidance\":0.12345678901234567890123,\"big\":1e400,\"scale\":7.0}";
     GenerationRequest request = new GenerationRequest("op-d", "image-v1", input);

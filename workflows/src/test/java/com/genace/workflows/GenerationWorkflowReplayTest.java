@@ -26,10 +26,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Replays saved histories of every path against the current workflow code: a change that would
  * break running workflows fails here. The histories are recorded by the worker module's end-to-end
- * tests with {@code -Dgenace.recordHistories=<this module>/src/test/resources/histories}. Older
- * recordings must keep replaying as long as such workflows may run: {@code registered-apart-*} from
- * before registration moved into the first dispatch, {@code polling-*} from before the poll
- * schedule and {@code legacy-*} from before polling observation.
+ * tests with {@code -Dgenace.recordHistories=<this module>/src/test/resources/histories}
+ * (docs/workflow-versions.md). The workflow has one version; a change behind a version marker adds
+ * the old version's recordings here, kept until nothing runs that version.
  */
 class GenerationWorkflowReplayTest {
 
@@ -86,46 +85,47 @@ class GenerationWorkflowReplayTest {
   void every_path_has_a_saved_history() throws Exception {
     assertThat(histories())
         .extracting(p -> p.getFileName().toString())
-        .contains(
-            "delivered.json",
-            "first-dispatch-not-started-then-delivered.json",
-            "registered-apart-delivered.json",
-            "refused.json",
+        .containsExactlyInAnyOrder(
             "account-refused-then-delivered.json",
-            "not-sent-then-delivered.json",
-            "not-sent-five-times-review.json",
-            "rate-limited-then-delivered.json",
-            "paused-then-delivered.json",
             "allowance-exhausted-then-delivered.json",
-            "review-found-remote-job.json",
-            "review-not-submitted.json",
-            "review-abandon.json",
-            "dispatch-timeout-review.json",
-            "render-failed.json",
-            "observation-review-not-found.json",
-            "observation-after-poll-failures.json",
-            "observation-worker-crash.json",
+            "cancel-delivering.json",
+            "cancel-in-review.json",
+            "cancel-observing-delivered.json",
+            "cancel-observing.json",
             "cancel-pending.json",
-            "cancel-queued-dispatch.json",
-            "review-not-submitted-refused-by-late-search.json",
-            "review-not-submitted-refused-by-denied-write.json",
-            "review-resolution-finds-operation-ended.json",
             "cancel-post-accepted.json",
             "cancel-post-unknown-review.json",
-            "cancel-in-review.json",
-            "cancel-observing.json",
-            "cancel-observing-delivered.json",
-            "cancel-delivering.json",
-            "temporal-cancel-observing.json",
-            "swept-review-found-remote-job.json",
-            "polling-delivered.json",
-            "polling-observation-worker-crash.json",
-            "legacy-delivered.json",
-            "legacy-review-found-remote-job.json",
+            "cancel-queued-dispatch.json",
             "continued-allowance-exhausted-then-delivered-first-run.json.gz",
             "continued-allowance-exhausted-then-delivered-last-run.json.gz",
             "continued-rate-limited-then-delivered-first-run.json.gz",
+            "continued-rate-limited-then-delivered-last-run.json.gz",
             "continued-review-found-remote-job-first-run.json.gz",
-            "continued-review-found-remote-job-last-run.json.gz");
+            "continued-review-found-remote-job-last-run.json.gz",
+            "delivered.json",
+            "dispatch-timeout-nothing-sent-then-delivered.json",
+            "dispatch-timeout-review.json",
+            "first-dispatch-not-started-then-delivered.json",
+            "not-sent-five-times-review.json",
+            "not-sent-then-delivered.json",
+            "observation-after-poll-failures.json",
+            "observation-review-not-found.json",
+            "observation-waiting-activity-never-ran.json",
+            "observation-worker-crash.json",
+            "paused-then-delivered.json",
+            "rate-limited-then-delivered.json",
+            "refused.json",
+            "render-failed.json",
+            "review-abandon.json",
+            "review-foreign-job-refused.json",
+            "review-found-remote-job.json",
+            "review-not-submitted-refused-by-denied-write.json",
+            "review-not-submitted-refused-by-late-search.json",
+            "review-not-submitted.json",
+            "review-refused-then-abandon.json",
+            "review-resolution-finds-operation-ended.json",
+            "review-self-settled.json",
+            "swept-review-found-remote-job.json",
+            "temporal-cancel-observing.json");
   }
 }

@@ -6,10 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.genace.model.FailureTypes;
-import com.genace.model.ReviewReason;
-import com.genace.review.ReviewActivities;
-import com.genace.review.ReviewOpened;
-import com.genace.review.ReviewResolution;
+import com.genace.registration.RegistrationActivities;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.enums.v1.IndexedValueType;
 import io.temporal.api.enums.v1.TimeoutType;
@@ -34,9 +31,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The start input as a client in another language sends it: raw JSON, no {@link GenerationRequest}
- * on the sending side. The operations queue's ledger steps are a recording double, which keeps the
- * request a registration was given; no dispatch worker runs, so the history shows exactly what the
- * workflow scheduled or recorded (the first dispatch, which also registers, carries the request).
+ * on the sending side. The registration activity is a recording double, which keeps the request a
+ * registration was given; no dispatch worker runs, so the history shows exactly what the workflow
+ * scheduled or recorded (the first dispatch, which also registers, carries the request).
  */
 class StartInputTest {
 
@@ -87,6 +84,22 @@ class StartInputTest {
   }
 
   @Test
+  void the_input_as_a_string_in_inputjson_is_no_input() throws IOException {
+    WorkflowStub workflow =
+        startRaw(
+            "bad-3",
+            "{\"operationId\":\"bad-3\",\"model\":\"image-v1\",\"inputJson\":\"{\\\"p\\\":1}\"}");
+
+    WorkflowFailedException failed =
+        catchThrowableOfType(
+            WorkflowFailedException.class, () -> workflow.getResult(OperationResult.class));
+
+    assertThat(((ApplicationFailure) failed.getCause()).getOriginalMessage())
+        .isEqualTo("invalid start input: input is missing: it must be a JSON object");
+    assertNothingRegisteredOrDispatched("bad-3");
+  }
+
+  @Test
   void a_missing_model_fails_the_workflow_naming_the_model() throws IOException {
     WorkflowStub workflow = startRaw("bad-2", "{\"operationId\":\"bad-2\",\"input\":{}}");
 
@@ -100,13 +113,10 @@ class StartInputTest {
   }
 
   @Test
-  void both_shapes_of_a_valid_input_start_the_operation_with_the_input_object() throws IOException {
+  void a_valid_input_starts_the_operation_with_the_input_object() throws IOException {
     startRaw("new-1", "{\"operationId\":\"new-1\",\"model\":\"image-v1\",\"input\":{\"p\":1}}");
-    startRaw(
-        "old-1",
-        "{\"operationId\":\"old-1\",\"model\":\"image-v1\",\"inputJson\":\"{\\\"p\\\":1}\"}");
 
-    for (String id : List.of("new-1", "old-1")) {
+    for (String id : List.of("new-1")) {
       Awaitility.await()
           .atMost(Duration.ofSeconds(20))
           .until(() -> !scheduledActivities(id).isEmpty());
@@ -182,23 +192,13 @@ class StartInputTest {
         .toList();
   }
 
-  /** Keeps each registered request; the workflow's other ledger steps are not reached here. */
-  private static final class RecordingRegistration implements ReviewActivities {
+  /** Keeps each registered request. */
+  private static final class RecordingRegistration implements RegistrationActivities {
     final Map<String, GenerationRequest> requests = new ConcurrentHashMap<>();
 
     @Override
     public void register(GenerationRequest request) {
       requests.put(request.operationId(), request);
-    }
-
-    @Override
-    public ReviewOpened openReview(String operationId, ReviewReason reason, String detail) {
-      throw new UnsupportedOperationException("not reached by these tests");
-    }
-
-    @Override
-    public void recordResolution(String operationId, ReviewResolution resolution) {
-      throw new UnsupportedOperationException("not reached by these tests");
     }
   }
 }

@@ -217,7 +217,7 @@ public final class BenchCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description =
           "A ledger of months: N ended operations spread over 30 days (with their transitions,"
-              + " evidence and reservations) plus unfinished ones; at 1 %, 10 % and 100 % of N the"
+              + " evidence and reservations) plus unfinished ones; at 1 %%, 10 %% and 100 %% of N the"
               + " hot statements, the fleet gauges, one sweeper pass and one retention pass, and the"
               + " hot statements while that pass runs, against without.")
   static final class Soak extends Base {

@@ -24,8 +24,8 @@ import java.util.function.Consumer;
 import javax.sql.DataSource;
 
 /**
- * {@code bench ledger}: the ledger's lease cycle against a bare claim {@code UPDATE} (the README's
- * lease rules), then the allowance's reserve on an empty and on a long history.
+ * {@code bench ledger}: the ledger's lease cycle against a bare claim {@code UPDATE} (the lease
+ * rules of docs/ledger.md), then the allowance's reserve on an empty and on a long history.
  *
  * <ol>
  *   <li>Each client gets its own {@value #ROWS_PER_CLIENT} operations in {@code observing} (made

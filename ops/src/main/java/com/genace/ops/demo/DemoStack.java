@@ -54,7 +54,7 @@ final class DemoStack implements AutoCloseable {
 
   /** Faster than production so the demo does not wait on backoff. */
   static final PollingPolicy POLLING =
-      new PollingPolicy(Duration.ofMillis(200), Duration.ofSeconds(1), 1.5, 0.2, 5);
+      new PollingPolicy(Duration.ofMillis(200), Duration.ofSeconds(1), 1.5, 0.2);
 
   private final Deque<AutoCloseable> started = new ArrayDeque<>();
   final Path directory;

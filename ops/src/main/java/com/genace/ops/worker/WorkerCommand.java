@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     description = {
       "Run a worker configured from the environment until SIGTERM or SIGINT, then drain and exit 0.",
-      "Needs DATABASE_URL, GENACE_BASE_URL and GENACE_API_KEY; see the README for the others.",
+      "Needs DATABASE_URL, GENACE_BASE_URL and GENACE_API_KEY; see docs/configuration.md"
+          + " for the others.",
       "Endpoints on GENACE_STATUS_ADDR (default 127.0.0.1:8686): /livez /readyz /startupz /status"
           + " /metrics."
     })

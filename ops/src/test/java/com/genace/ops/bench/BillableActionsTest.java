@@ -37,26 +37,11 @@ class BillableActionsTest {
   }
 
   @Test
-  void a_delivered_operation_costs_its_start_three_activities_and_four_upserts() throws Exception {
+  void a_delivered_operation_costs_its_start_three_activities_and_two_upserts() throws Exception {
     WorkflowExecutionHistory delivered = saved("delivered.json");
 
-    // Its Version marker is free; the history has 28 events.
-    assertThat(BillableActions.byEventType(delivered))
-        .containsOnly(
-            entry("WORKFLOW_EXECUTION_STARTED", 1),
-            entry("UPSERT_WORKFLOW_SEARCH_ATTRIBUTES", 4),
-            entry("ACTIVITY_TASK_SCHEDULED RegisterAndDispatch", 1),
-            entry("ACTIVITY_TASK_SCHEDULED AwaitRemoteJob", 1),
-            entry("ACTIVITY_TASK_SCHEDULED Deliver", 1));
-    assertThat(BillableActions.count(delivered)).isEqualTo(8);
-  }
-
-  @Test
-  void from_version_5_a_delivered_operation_costs_two_upserts_the_naive_workflow_plus_two()
-      throws Exception {
-    WorkflowExecutionHistory delivered = saved("bounded-delivered.json");
-
-    // The phases an operator looks for: observing (with the remote job id), then delivered.
+    // The phases an operator looks for: observing (with the remote job id), then delivered. The
+    // naive workflow's 4 (its start and three activities) plus 2.
     assertThat(BillableActions.byEventType(delivered))
         .containsOnly(
             entry("WORKFLOW_EXECUTION_STARTED", 1),
@@ -65,7 +50,7 @@ class BillableActionsTest {
             entry("ACTIVITY_TASK_SCHEDULED AwaitRemoteJob", 1),
             entry("ACTIVITY_TASK_SCHEDULED Deliver", 1));
     assertThat(BillableActions.count(delivered)).isEqualTo(6);
-    assertThat(delivered.getEvents()).hasSize(26);
+    assertThat(delivered.getEvents()).hasSize(25);
   }
 
   @Test
@@ -76,9 +61,9 @@ class BillableActionsTest {
         .contains(
             entry("TIMER_STARTED", 1),
             entry("WORKFLOW_EXECUTION_UPDATE_ACCEPTED", 1),
-            entry("UPSERT_WORKFLOW_SEARCH_ATTRIBUTES", 5),
+            entry("UPSERT_WORKFLOW_SEARCH_ATTRIBUTES", 3),
             entry("ACTIVITY_TASK_SCHEDULED CheckFoundJob", 1));
-    assertThat(BillableActions.count(found)).isEqualTo(15);
+    assertThat(BillableActions.count(found)).isEqualTo(13);
   }
 
   @Test
@@ -86,22 +71,22 @@ class BillableActionsTest {
     assertThat(BillableActions.byEventType(saved("review-not-submitted.json")))
         .contains(
             entry("WORKFLOW_EXECUTION_SIGNALED", 1), entry("ACTIVITY_TASK_SCHEDULED Dispatch", 1));
-    assertThat(BillableActions.count(saved("review-not-submitted.json"))).isEqualTo(16);
-    assertThat(BillableActions.count(saved("review-abandon.json"))).isEqualTo(10);
-    assertThat(BillableActions.count(saved("cancel-observing.json"))).isEqualTo(8);
+    assertThat(BillableActions.count(saved("review-not-submitted.json"))).isEqualTo(15);
+    assertThat(BillableActions.count(saved("review-abandon.json"))).isEqualTo(9);
+    assertThat(BillableActions.count(saved("cancel-observing.json"))).isEqualTo(7);
   }
 
   @Test
   void every_retry_of_an_activity_is_an_action_of_its_own() throws Exception {
-    // Polls as activity retries: one scheduled event, 52 attempts.
-    WorkflowExecutionHistory polled = saved("polling-observation-after-poll-failures.json");
+    // The review opened on the second attempt: the first found the operation still leased by the
+    // dispatch attempt that had timed out, and failed to be retried.
+    WorkflowExecutionHistory retried = saved("dispatch-timeout-review.json");
 
-    assertThat(BillableActions.byEventType(polled))
+    assertThat(BillableActions.byEventType(retried))
         .contains(
-            entry("ACTIVITY_TASK_SCHEDULED PollRemoteJob", 1),
-            entry("ACTIVITY_TASK_STARTED PollRemoteJob", 51),
-            entry("MARKER_RECORDED", 1));
-    assertThat(BillableActions.count(polled)).isEqualTo(60);
+            entry("ACTIVITY_TASK_SCHEDULED OpenReview", 1),
+            entry("ACTIVITY_TASK_STARTED OpenReview", 1));
+    assertThat(BillableActions.count(retried)).isEqualTo(10);
   }
 
   @Test

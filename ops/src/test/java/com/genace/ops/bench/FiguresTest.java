@@ -54,7 +54,7 @@ class FiguresTest {
   @Test
   void each_observation_at_the_slowest_pace_polls_once_per_max_delay() {
     PollingPolicy policy =
-        new PollingPolicy(Duration.ofSeconds(1), Duration.ofSeconds(15), 1.5, 0.2, 5);
+        new PollingPolicy(Duration.ofSeconds(1), Duration.ofSeconds(15), 1.5, 0.2);
     assertThat(ScaleBench.expectedGetsPerSecond(3000, policy)).isEqualTo(200.0);
     assertThat(ScaleBench.expectedGetsPerSecond(0, policy)).isEqualTo(0.0);
   }
@@ -62,8 +62,7 @@ class FiguresTest {
   @Test
   void the_slowest_pace_is_reached_after_the_backoff_stretched_by_the_jitter_and_one_more_poll() {
     // Delays 1, 2, 4 and 8 s before the 10 s maximum: 15 s, 18 s with 20 % jitter, then 10 s.
-    PollingPolicy policy =
-        new PollingPolicy(Duration.ofSeconds(1), Duration.ofSeconds(10), 2, 0.2, 5);
+    PollingPolicy policy = new PollingPolicy(Duration.ofSeconds(1), Duration.ofSeconds(10), 2, 0.2);
     assertThat(ScaleBench.timeToSlowestPace(policy)).isEqualTo(Duration.ofSeconds(18 + 10));
   }
 }

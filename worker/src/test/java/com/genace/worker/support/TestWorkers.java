@@ -34,7 +34,7 @@ public final class TestWorkers {
 
   /** Fast enough that a 300 ms render is seen within a few polls. */
   public static final PollingPolicy FAST_POLLING =
-      new PollingPolicy(Duration.ofMillis(50), Duration.ofMillis(200), 1.5, 0.2, 5);
+      new PollingPolicy(Duration.ofMillis(50), Duration.ofMillis(200), 1.5, 0.2);
 
   /** Reviews wait for the operator a test plays; the search is repeated for one second. */
   public static final ReviewSettings OPERATOR_REVIEWS =

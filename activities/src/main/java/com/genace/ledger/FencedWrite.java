@@ -1,0 +1,286 @@
+package com.genace.ledger;
+
+import com.genace.db.SqlStatement;
+import com.genace.model.NextAction;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * The lease fence and the statement shape of a fenced write, written once. A fenced write is one
+ * statement that:
+ *
+ * <ol>
+ *   <li>binds the lease ({@code args}): {@code operation_id}, {@code owner}, {@code revision}, the
+ *       action when it is {@linkplain #actionOfTheLease() the lease's}, then the write's own {@link
+ *       #args};
+ *   <li>reads the row ({@code cur}) to tell a denied write (owner, revision, action or expiry no
+ *       longer match: {@link #fence}) from one that is not permitted in the current phase;
+ *   <li>updates the row ({@code upd}) only if the fence holds and the write is {@linkplain
+ *       #permittedWhen permitted}; the fence is in the UPDATE's own WHERE, so a concurrent change
+ *       is re-checked under the row lock;
+ *   <li>appends the transition to the history ({@code log}: the {@link #event}), or a diagnostic
+ *       row ({@code denied}: {@code lease} or {@code not_permitted}) when nothing changed;
+ *   <li>returns found / fenced / applied / lease_until, as {@link FenceOutcome#read} reads them.
+ * </ol>
+ *
+ * <p>A statement reads in one place with its name and its binder:
+ *
+ * <pre>{@code
+ * static final SqlStatement RECORD_DELIVERED =
+ *     FencedWrite.named("record_delivered")
+ *         .action(NextAction.DELIVER)
+ *         .args("details jsonb", "manifest jsonb")
+ *         .set("phase = 'delivered', next_action = 'none', delivery_manifest = a.manifest, ...")
+ *         .permittedWhen("o.phase = 'delivering'")
+ *         .event("delivered")
+ *         .toStatement();
+ * }</pre>
+ *
+ * <p>In {@link #set}, {@link #permittedWhen} and the other fragments, {@code o} is the operation's
+ * row and {@code a} the bound arguments; {@code cur} (in {@link #appliedOnlyIf} and {@link
+ * #quietWhen}) is the row as the statement began. Statements of another shape (a plain renewal or
+ * release, the lease-denied diagnostic) use {@link #fence} alone.
+ */
+final class FencedWrite {
+
+  /**
+   * The fence: the lease on row {@code o} is still {@code owner}'s, under {@code revision}, on
+   * {@code action}, and unexpired by the database's wall clock ({@code clock_timestamp()}, not the
+   * transaction start). Each argument is an SQL expression: {@code a.owner}, or {@code ?} in a
+   * statement without an {@code args} row.
+   */
+  static String fence(String owner, String revision, String action) {
+    return """
+        o.lease_owner = %s AND o.revision = %s AND o.next_action = %s \
+        AND o.lease_until > clock_timestamp()"""
+        .formatted(owner, revision, action);
+  }
+
+  private static final Pattern WORD = Pattern.compile("[a-z][a-z_]*");
+  private static final Pattern DECLARATION = Pattern.compile("[a-z][a-z_]* [a-z]+");
+
+  private final String name;
+  private String action;
+  private final List<String> args = new ArrayList<>();
+  private final List<String> reading = new ArrayList<>();
+  private String set;
+  private String permittedWhen;
+  private String event;
+  private String appliedOnlyIf;
+  private String quietWhen;
+
+  private FencedWrite(String name) {
+    this.name = name;
+  }
+
+  /** A fenced write traced and counted as {@code name} (lower_snake_case, as the constant). */
+  static FencedWrite named(String name) {
+    return new FencedWrite(name);
+  }
+
+  /** Fenced on this action: the write is only ever made under a lease on it. */
+  FencedWrite action(NextAction action) {
+    return fencedOn("'" + action.wire() + "'");
+  }
+
+  /**
+   * Fenced on whichever action the caller's lease is on, bound as the fourth parameter ({@code
+   * action text}, after the revision: {@code lease.action().wire()}).
+   */
+  FencedWrite actionOfTheLease() {
+    return fencedOn("a.action");
+  }
+
+  private FencedWrite fencedOn(String action) {
+    if (this.action != null) {
+      throw new IllegalStateException(name + ": the action is fenced once");
+    }
+    this.action = action;
+    return this;
+  }
+
+  /**
+   * The write's own parameters, bound after the lease in this order, each {@code "name type"}
+   * ({@code "remote_job_id text"} binds {@code ?::text AS remote_job_id}, read as {@code
+   * a.remote_job_id}). Must declare {@code details jsonb}: the history row's details.
+   */
+  FencedWrite args(String... declarations) {
+    for (String declaration : declarations) {
+      if (!DECLARATION.matcher(declaration).matches()) {
+        throw new IllegalArgumentException(name + ": not a \"name type\" pair: " + declaration);
+      }
+      args.add(declaration);
+    }
+    return this;
+  }
+
+  /**
+   * More columns of the row as the statement began, for {@link #appliedOnlyIf}/{@link #quietWhen}.
+   */
+  FencedWrite reading(String... columns) {
+    reading.addAll(List.of(columns));
+    return this;
+  }
+
+  /** The UPDATE's SET list (without {@code SET}). */
+  FencedWrite set(String assignments) {
+    this.set = assignments;
+    return this;
+  }
+
+  /**
+   * When the transition is permitted (with the fence held): usually the phases it leaves, such as
+   * {@code o.phase = 'pending'}. A fenced write refused by it leaves a {@code not_permitted} row.
+   */
+  FencedWrite permittedWhen(String condition) {
+    this.permittedWhen = condition;
+    return this;
+  }
+
+  /** The history row's {@code event}. */
+  FencedWrite event(String event) {
+    if (!WORD.matcher(event).matches()) {
+      throw new IllegalArgumentException(name + ": event must be lower_snake_case: " + event);
+    }
+    this.event = event;
+    return this;
+  }
+
+  /**
+   * Counts an update as applied (and its history row as accepted) only where {@code condition} held
+   * on the row as the statement began, as well as on the row it locked.
+   */
+  FencedWrite appliedOnlyIf(String condition) {
+    this.appliedOnlyIf = condition;
+    return this;
+  }
+
+  /** Leaves no history row at all when {@code condition} holds (a quiet no-op). */
+  FencedWrite quietWhen(String condition) {
+    this.quietWhen = condition;
+    return this;
+  }
+
+  SqlStatement toStatement() {
+    Objects.requireNonNull(action, () -> name + ": no action to fence on");
+    Objects.requireNonNull(set, () -> name + ": nothing to set");
+    Objects.requireNonNull(permittedWhen, () -> name + ": no condition that permits the write");
+    Objects.requireNonNull(event, () -> name + ": no event for the history");
+    if (!args.contains("details jsonb")) {
+      throw new IllegalStateException(name + ": the history row's details jsonb is not bound");
+    }
+    String fence = fence("a.owner", "a.revision", action);
+    String applied = "upd.phase IS NOT NULL" + and(appliedOnlyIf);
+    StringBuilder sql = new StringBuilder();
+    sql.append("WITH args AS (\n")
+        .append("  SELECT ")
+        .append(fill(bound(), "         "))
+        .append("\n),\n")
+        .append("cur AS (\n")
+        .append("  SELECT ")
+        .append(String.join(",\n         ", read(fence)))
+        .append(
+            "\n  FROM app_generation_operations o JOIN args a ON o.operation_id = a.operation_id\n")
+        .append("),\n")
+        .append("upd AS (\n")
+        .append("  UPDATE app_generation_operations o\n")
+        .append(indent(set, "  SET ", "      "))
+        .append("  FROM args a\n")
+        .append("  WHERE o.operation_id = a.operation_id\n")
+        .append("    AND ")
+        .append(fence)
+        .append('\n')
+        .append(indent(permittedWhen, "    AND ", "        "))
+        .append("  RETURNING o.phase\n")
+        .append("),\n")
+        .append("log AS (\n")
+        .append("  INSERT INTO app_generation_transitions\n")
+        .append(
+            "      (operation_id, revision, owner, event, from_phase, to_phase, accepted, details)\n")
+        .append("  SELECT a.operation_id, a.revision, a.owner, '")
+        .append(event)
+        .append("', cur.phase, upd.phase,\n")
+        .append("         ")
+        .append(applied)
+        .append(",\n")
+        .append("         CASE WHEN ")
+        .append(applied)
+        .append(" THEN a.details\n")
+        .append(
+            "              WHEN cur.fenced THEN a.details || '{\"denied\": \"not_permitted\"}'\n")
+        .append("              ELSE a.details || '{\"denied\": \"lease\"}' END\n")
+        .append("  FROM args a CROSS JOIN cur LEFT JOIN upd ON true\n");
+    if (quietWhen != null) {
+      sql.append(indent("NOT (" + quietWhen + ")", "  WHERE ", "        "));
+    }
+    sql.append(")\n")
+        .append("SELECT (SELECT count(*) FROM cur) AS found,\n")
+        .append("       coalesce((SELECT fenced FROM cur), false) AS fenced,\n")
+        .append("       (SELECT count(*) FROM upd")
+        .append(appliedOnlyIf == null ? "" : " CROSS JOIN cur WHERE " + appliedOnlyIf)
+        .append(") AS applied,\n")
+        .append("       NULL::timestamptz AS lease_until\n");
+    return SqlStatement.of(name, sql.toString());
+  }
+
+  /** The {@code args} row's columns, in binding order. */
+  private List<String> bound() {
+    List<String> columns = new ArrayList<>();
+    columns.add("?::text AS operation_id");
+    columns.add("?::text AS owner");
+    columns.add("?::bigint AS revision");
+    if (action.equals("a.action")) {
+      columns.add("?::text AS action");
+    }
+    for (String declaration : args) {
+      String[] nameAndType = declaration.split(" ");
+      columns.add("?::" + nameAndType[1] + " AS " + nameAndType[0]);
+    }
+    return columns;
+  }
+
+  private List<String> read(String fence) {
+    List<String> columns = new ArrayList<>();
+    columns.add("o.phase");
+    columns.add("(" + fence + ") AS fenced");
+    for (String column : reading) {
+      columns.add(column.strip().replace("\n", "\n         "));
+    }
+    return columns;
+  }
+
+  /** {@code items} joined by commas, a line broken before an item that would pass 90 columns. */
+  private static String fill(List<String> items, String continuation) {
+    StringBuilder out = new StringBuilder();
+    int column = continuation.length();
+    for (int i = 0; i < items.size(); i++) {
+      String item = items.get(i) + (i < items.size() - 1 ? "," : "");
+      if (i > 0 && column + 1 + item.length() > 90) {
+        out.append('\n').append(continuation);
+        column = continuation.length();
+      } else if (i > 0) {
+        out.append(' ');
+        column++;
+      }
+      out.append(item);
+      column += item.length();
+    }
+    return out.toString();
+  }
+
+  private static String and(String condition) {
+    return condition == null ? "" : " AND " + condition;
+  }
+
+  /** {@code text}'s lines, the first after {@code first}, the others after {@code rest}. */
+  private static String indent(String text, String first, String rest) {
+    StringBuilder out = new StringBuilder();
+    String[] lines = text.strip().split("\n");
+    for (int i = 0; i < lines.length; i++) {
+      out.append(i == 0 ? first : rest).append(lines[i].stripTrailing()).append('\n');
+    }
+    return out.toString();
+  }
+}
