@@ -64,18 +64,10 @@ final class ObservationWrites {
           upd AS (
             UPDATE app_generation_operations o
             SET revision = o.revision + 1,
-                remote_status = a.status,
-                remote_status_rank = a.status_rank,
-                remote_snapshot = a.snapshot,
-                remote_observed_at = clock_timestamp(),
-                phase = CASE WHEN a.status = 'succeeded' THEN 'delivering'
-                             WHEN a.status IN ('failed', 'canceled') THEN 'failed'
-                             ELSE o.phase END,
-                next_action = CASE WHEN a.status = 'succeeded' THEN 'deliver'
-                                   WHEN a.status IN ('failed', 'canceled') THEN 'none'
-                                   ELSE o.next_action END,
-                failure_reason = CASE WHEN a.status IN ('failed', 'canceled') THEN a.failure
-                                      ELSE o.failure_reason END,
+          """
+              + RemoteJobWrites.SNAPSHOT_COLUMNS
+              + """
+                ,
                 lease_owner = NULL,
                 lease_until = NULL,
                 poll_due_at = CASE WHEN a.status_rank = 2 THEN NULL ELSE o.poll_due_at END,

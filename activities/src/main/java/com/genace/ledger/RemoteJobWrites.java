@@ -18,6 +18,28 @@ final class RemoteJobWrites {
   }
 
   /**
+   * What a newer snapshot sets, whichever write records it (this one under the observe lease, or
+   * {@link ObservationWrites#RECORD_OBSERVED_SNAPSHOT} in its place): the status, and the phase it
+   * leads to ({@code succeeded} delivers, {@code failed} and {@code canceled} fail the operation).
+   * Reads {@code a.status}, {@code a.status_rank}, {@code a.snapshot} and {@code a.failure}.
+   */
+  static final String SNAPSHOT_COLUMNS =
+      """
+      remote_status = a.status,
+      remote_status_rank = a.status_rank,
+      remote_snapshot = a.snapshot,
+      remote_observed_at = clock_timestamp(),
+      phase = CASE WHEN a.status = 'succeeded' THEN 'delivering'
+                   WHEN a.status IN ('failed', 'canceled') THEN 'failed'
+                   ELSE o.phase END,
+      next_action = CASE WHEN a.status = 'succeeded' THEN 'deliver'
+                         WHEN a.status IN ('failed', 'canceled') THEN 'none'
+                         ELSE o.next_action END,
+      failure_reason = CASE WHEN a.status IN ('failed', 'canceled') THEN a.failure
+                            ELSE o.failure_reason END
+      """;
+
+  /**
    * Mirrors a remote snapshot under an observe lease. A snapshot replaces the stored one only when
    * it ranks higher (queued 0 &lt; running 1 &lt; terminal 2), so a late queued or running snapshot
    * never replaces a terminal one. A terminal snapshot moves the operation on (succeeded →
@@ -42,19 +64,9 @@ final class RemoteJobWrites {
               (o.phase = 'observing'
                AND coalesce(o.remote_status_rank, -1) < a.status_rank) AS newer""")
           .set(
-              """
-              remote_status = a.status,
-              remote_status_rank = a.status_rank,
-              remote_snapshot = a.snapshot,
-              remote_observed_at = clock_timestamp(),
-              phase = CASE WHEN a.status = 'succeeded' THEN 'delivering'
-                           WHEN a.status IN ('failed', 'canceled') THEN 'failed'
-                           ELSE o.phase END,
-              next_action = CASE WHEN a.status = 'succeeded' THEN 'deliver'
-                                 WHEN a.status IN ('failed', 'canceled') THEN 'none'
-                                 ELSE o.next_action END,
-              failure_reason = CASE WHEN a.status IN ('failed', 'canceled') THEN a.failure
-                                    ELSE o.failure_reason END,
+              SNAPSHOT_COLUMNS
+                  + """
+              ,
               lease_owner = CASE WHEN a.status_rank = 2 THEN NULL ELSE o.lease_owner END,
               lease_until = CASE WHEN a.status_rank = 2 THEN NULL ELSE o.lease_until END,
               updated_at = clock_timestamp()
