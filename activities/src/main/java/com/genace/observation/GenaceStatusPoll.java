@@ -27,10 +27,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.SplittableRandom;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,7 +75,6 @@ public final class GenaceStatusPoll implements StatusPoll {
   private final PollingPolicy policy;
   private final Clock clock;
   private final ActivityStats stats;
-  private final RandomGenerator random = new SplittableRandom();
 
   /**
    * @param owner the owner this worker's snapshot writes and observe leases are recorded under
@@ -313,7 +311,7 @@ public final class GenaceStatusPoll implements StatusPoll {
    */
   private ApplicationFailure pollAgain(
       String type, int attempt, Duration atLeast, String why, Throwable cause) {
-    Duration backoff = policy.afterPoll(attempt, random);
+    Duration backoff = policy.afterPoll(attempt, ThreadLocalRandom.current()); // many poll threads
     Duration delay = atLeast.compareTo(backoff) > 0 ? atLeast : backoff;
     boolean stillRunning = NOT_TERMINAL_YET.equals(type);
     ApplicationFailure failure =
