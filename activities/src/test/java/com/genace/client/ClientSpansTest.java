@@ -1,7 +1,7 @@
 package com.genace.client;
 
-import static com.genace.client.ClientTestSupport.API_KEY;
-import static com.genace.client.ClientTestSupport.request;
+import static com.genace.client.support.ClientTestSupport.API_KEY;
+import static com.genace.client.support.ClientTestSupport.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 

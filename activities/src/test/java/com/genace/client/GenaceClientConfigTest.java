@@ -3,6 +3,7 @@ package com.genace.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.genace.client.support.CannedServer;
 import java.net.URI;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package com.genace.client;
 
-import static com.genace.client.ClientTestSupport.API_KEY;
-import static com.genace.client.ClientTestSupport.clientFor;
+import static com.genace.client.support.ClientTestSupport.API_KEY;
+import static com.genace.client.support.ClientTestSupport.clientFor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,9 +1,10 @@
 package com.genace.client;
 
-import static com.genace.client.ClientTestSupport.clientFor;
+import static com.genace.client.support.ClientTestSupport.clientFor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.genace.client.support.CannedServer;
 import com.genace.model.RemoteStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,9 +1,10 @@
 package com.genace.client;
 
-import static com.genace.client.ClientTestSupport.clientFor;
-import static com.genace.client.ClientTestSupport.request;
+import static com.genace.client.support.ClientTestSupport.clientFor;
+import static com.genace.client.support.ClientTestSupport.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.genace.client.support.CannedServer;
 import com.genace.simulator.Faults;
 import com.genace.simulator.GenaceSimulator;
 import org.junit.jupiter.api.Test;

@@ -1,11 +1,12 @@
 package com.genace.client;
 
-import static com.genace.client.ClientTestSupport.API_KEY;
-import static com.genace.client.ClientTestSupport.clientFor;
-import static com.genace.client.ClientTestSupport.request;
+import static com.genace.client.support.ClientTestSupport.API_KEY;
+import static com.genace.client.support.ClientTestSupport.clientFor;
+import static com.genace.client.support.ClientTestSupport.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import com.genace.client.support.CannedServer;
 import com.genace.simulator.Faults;
 import com.genace.simulator.GenaceSimulator;
 import java.net.URI;

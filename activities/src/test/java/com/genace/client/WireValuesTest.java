@@ -3,6 +3,8 @@ package com.genace.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.genace.client.support.CannedServer;
+import com.genace.client.support.ClientTestSupport;
 import com.genace.model.RemoteStatus;
 import java.time.Duration;
 import java.time.Instant;

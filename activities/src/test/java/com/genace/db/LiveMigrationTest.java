@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.genace.db.support.HotLoad;
 import com.genace.testing.ScratchDatabase;
 import java.sql.Connection;
 import java.sql.Statement;

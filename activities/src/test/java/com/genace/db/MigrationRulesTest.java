@@ -2,7 +2,8 @@ package com.genace.db;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.genace.db.MigrationRules.Script;
+import com.genace.db.support.MigrationRules;
+import com.genace.db.support.MigrationRules.Script;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -2,6 +2,7 @@ package com.genace.db;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.genace.db.support.MigrationRules;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -179,9 +180,14 @@ class ObservedSnapshotTest {
    * Observers (this statement) race claimers (claim, then the fenced write and release) of other
    * owners on real connections, half of the rounds with claimers whose leases expire at once, so
    * that their writes come under stale leases.
+   *
+   * <p>With live leases exactly one snapshot is recorded. With expiring ones it may be none: the
+   * observers that wait on a claim's row lock see its lease still live (refused as leased), and the
+   * claimer's own write comes after the lease ran out (denied). What never happens, in any round,
+   * is two recorded snapshots, or one written under a stale lease.
    */
   @Test
-  void racing_claim_and_write_of_other_owners_exactly_one_records_and_no_stale_lease_writes()
+  void racing_claim_and_write_of_other_owners_at_most_one_records_and_no_stale_lease_writes()
       throws Exception {
     int racers = 4;
     OperationsLedger expiring = new OperationsLedger(dataSource, Duration.ofMillis(1));
@@ -232,14 +238,19 @@ class ObservedSnapshotTest {
             .filter(c -> c.written() == WriteResult.APPLIED)
             .forEach(c -> applied.add(c.lease().revision()));
 
-        assertThat(applied).as("round %d: snapshots applied", round).hasSize(1);
+        boolean leasesExpire = claimers == expiring;
+        if (leasesExpire) {
+          assertThat(applied).as("round %d: snapshots applied", round).hasSizeLessThanOrEqualTo(1);
+        } else {
+          assertThat(applied).as("round %d: snapshots applied", round).hasSize(1);
+        }
         List<TransitionRow> accepted =
             ledger.history(id).stream()
                 .filter(t -> t.event().equals("snapshot") && t.accepted())
                 .toList();
-        assertThat(accepted)
-            .singleElement()
-            .satisfies(t -> assertThat(t.revision()).isEqualTo(applied.get(0)));
+        assertThat(accepted.stream().map(TransitionRow::revision).toList())
+            .as("round %d: revisions of the accepted snapshots", round)
+            .isEqualTo(applied);
         // Every fence handed out (claims and recorded snapshots) is new and above the start.
         Set<Long> fences = new HashSet<>(recorded);
         claimed.forEach(c -> fences.add(c.lease().revision()));
@@ -247,7 +258,11 @@ class ObservedSnapshotTest {
         // A claimer whose write was denied held a stale lease (expired, or fenced by a newer
         // revision): under its revision the history holds only the denial.
         OperationRow row = ledger.get(id);
-        assertThat(row.remoteStatus()).contains(RemoteStatus.RUNNING);
+        if (applied.isEmpty()) {
+          assertThat(row.remoteStatus()).isNotEqualTo(Optional.of(RemoteStatus.RUNNING));
+        } else {
+          assertThat(row.remoteStatus()).contains(RemoteStatus.RUNNING);
+        }
         List<TransitionRow> history = ledger.history(id);
         claimed.stream()
             .filter(c -> c.written() == WriteResult.DENIED)

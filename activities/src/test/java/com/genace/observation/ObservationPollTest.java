@@ -20,6 +20,7 @@ import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
 import com.genace.model.ReviewReason;
+import com.genace.observation.support.ScriptedGenace;
 import com.genace.stats.ActivityStats;
 import com.genace.testing.DatabaseExtension;
 import io.temporal.failure.ApplicationFailure;

@@ -15,6 +15,7 @@ import com.genace.ledger.WaitLimits;
 import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
+import com.genace.observation.support.ScriptedGenace;
 import com.genace.stats.ActivityStats;
 import com.genace.testing.CapturedLogs;
 import com.genace.testing.DatabaseExtension;

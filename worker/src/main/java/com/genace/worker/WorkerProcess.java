@@ -3,7 +3,6 @@ package com.genace.worker;
 import com.genace.controls.CircuitProbe;
 import com.genace.lifecycle.RetentionRequest;
 import com.genace.worker.config.WorkerConfig;
-import com.genace.worker.health.StatusDocument;
 import com.genace.worker.health.StatusServer;
 import com.genace.worker.health.WorkerMetrics;
 import com.genace.worker.health.WorkerState;
@@ -45,7 +44,6 @@ public final class WorkerProcess implements AutoCloseable {
   private final TemporalTarget temporal;
   private final WorkerStack stack;
   private final ReadinessLoop readiness;
-  private final StatusServer statusServer;
   private final ScheduledExecutorService loops =
       Executors.newScheduledThreadPool(
           2,
@@ -61,13 +59,6 @@ public final class WorkerProcess implements AutoCloseable {
     this.temporal = temporal;
     this.stack = new WorkerStack(config, temporal, clock);
     this.readiness = new ReadinessLoop(stack);
-    this.statusServer =
-        new StatusServer(
-            config.statusAddress(),
-            stack.state,
-            config.statusToken(),
-            () -> StatusDocument.of(config, stack.state, stack.metrics),
-            stack.metrics);
   }
 
   public WorkerState state() {
@@ -84,7 +75,7 @@ public final class WorkerProcess implements AutoCloseable {
   }
 
   public StatusServer statusServer() {
-    return statusServer;
+    return stack.statusServer;
   }
 
   /**
@@ -94,8 +85,8 @@ public final class WorkerProcess implements AutoCloseable {
    * @throws StartupFailure when a check fails in a way that waiting will not fix
    */
   public void start() throws InterruptedException {
-    statusServer.start();
-    log.info("worker {} status endpoints on {}", config.workerId(), statusServer.address());
+    stack.statusServer.start();
+    log.info("worker {} status endpoints on {}", config.workerId(), stack.statusServer.address());
     StartupChecks checks = new StartupChecks(stack, temporal.address());
     stack.state.startupProblem("checking Temporal at " + temporal.address());
     checks.requireTemporal();
@@ -112,8 +103,7 @@ public final class WorkerProcess implements AutoCloseable {
     stack.factory.start();
     // The readiness loop resumes it when dispatch is allowed. Suspended only now: the SDK creates a
     // worker's poller when its factory starts, and forgets a suspension asked before. A poll sent
-    // in
-    // between may still bring one task: the dispatch gate turns it away.
+    // in between may still bring one task: the dispatch gate turns it away.
     stack.dispatchWorker.suspendPolling();
     scheduleOrphanSweeps();
     scheduleRetention();
@@ -172,7 +162,6 @@ public final class WorkerProcess implements AutoCloseable {
   @Override
   public void close() {
     loops.shutdownNow();
-    statusServer.close();
     stack.close();
   }
 }

@@ -20,8 +20,6 @@ import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -45,11 +43,9 @@ class RealTemporalLifecycleTest {
   @BeforeEach
   void connect() {
     if (server == null) {
-      String address = RealTemporalServer.variable(RealTemporalServer.ADDRESS_VARIABLE);
-      if (address == null && RealTemporalServer.inCi()) {
-        Assertions.fail(RealTemporalServer.ADDRESS_VARIABLE + " is not set in CI");
-      }
-      Assumptions.assumeTrue(address != null, "no real Temporal server");
+      String address =
+          RealTemporalServer.required(
+              RealTemporalServer.ADDRESS_VARIABLE, "the real Temporal server");
       server = RealTemporalServer.connect(address, artifacts);
     }
   }

@@ -60,7 +60,7 @@ class RealTemporalReadinessTest {
 
   @BeforeEach
   void connect() {
-    address = RealTemporalServerTest.required(RealTemporalServer.ADDRESS_VARIABLE, "the server");
+    address = RealTemporalServer.required(RealTemporalServer.ADDRESS_VARIABLE, "the server");
     // The first connection of a cold JVM on a loaded machine can outlast one health check.
     connection =
         await()

@@ -31,8 +31,6 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -66,7 +64,9 @@ class RealTemporalServerTest {
   @BeforeEach
   void connect() {
     if (server == null) {
-      String address = required(RealTemporalServer.ADDRESS_VARIABLE, "the real Temporal server");
+      String address =
+          RealTemporalServer.required(
+              RealTemporalServer.ADDRESS_VARIABLE, "the real Temporal server");
       server = RealTemporalServer.connect(address, artifacts);
     }
   }
@@ -164,7 +164,7 @@ class RealTemporalServerTest {
   void an_operator_finds_and_resolves_a_review_with_the_official_cli() throws Exception {
     TemporalCli cli =
         new TemporalCli(
-            required(RealTemporalServer.CLI_VARIABLE, "the temporal CLI binary"),
+            RealTemporalServer.required(RealTemporalServer.CLI_VARIABLE, "the temporal CLI binary"),
             server.address,
             RealTemporalServer.NAMESPACE);
     String id = operationId("cli");
@@ -259,25 +259,5 @@ class RealTemporalServerTest {
     assertThat(payload.isMissingNode()).as("payload missing").isFalse();
     return new String(
         Base64.getDecoder().decode(payload.path("data").asText()), StandardCharsets.UTF_8);
-  }
-
-  /**
-   * An environment variable this tier needs: without it the test is skipped on a developer's
-   * machine, and fails in CI (where a tier that silently did not run would look green).
-   */
-  static String required(String variable, String what) {
-    String value = RealTemporalServer.variable(variable);
-    if (value == null) {
-      String message =
-          variable
-              + " is not set: it names "
-              + what
-              + " for the real-temporal tier (see docs/real-temporal.md)";
-      if (RealTemporalServer.inCi()) {
-        Assertions.fail(message + "; CI=true expects this tier to run");
-      }
-      Assumptions.abort(message);
-    }
-    return value;
   }
 }

@@ -1,5 +1,6 @@
 package com.genace.ops.bench;
 
+import static com.genace.ops.support.SavedHistories.saved;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
@@ -16,9 +17,6 @@ import io.temporal.api.history.v1.WorkflowExecutionStartedEventAttributes;
 import io.temporal.api.history.v1.WorkflowTaskCompletedEventAttributes;
 import io.temporal.api.history.v1.WorkflowTaskFailedEventAttributes;
 import io.temporal.common.WorkflowExecutionHistory;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -29,12 +27,6 @@ import org.junit.jupiter.api.Test;
  * histories built here.
  */
 class BillableActionsTest {
-
-  static final Path HISTORIES = Path.of("..", "workflows", "src", "test", "resources", "histories");
-
-  private static WorkflowExecutionHistory saved(String name) throws IOException {
-    return WorkflowExecutionHistory.fromJson(Files.readString(HISTORIES.resolve(name)));
-  }
 
   @Test
   void a_delivered_operation_costs_its_start_three_activities_and_two_upserts() throws Exception {

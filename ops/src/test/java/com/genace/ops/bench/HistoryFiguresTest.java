@@ -1,10 +1,9 @@
 package com.genace.ops.bench;
 
+import static com.genace.ops.support.SavedHistories.saved;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
-import io.temporal.common.WorkflowExecutionHistory;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -46,10 +45,5 @@ class HistoryFiguresTest {
     assertThat(HistoryFigures.spread(ids, 4)).containsExactly("op-0", "op-25", "op-50", "op-75");
     assertThat(HistoryFigures.spread(ids.subList(0, 3), 20))
         .containsExactly("op-0", "op-1", "op-2");
-  }
-
-  private static WorkflowExecutionHistory saved(String name) throws Exception {
-    return WorkflowExecutionHistory.fromJson(
-        Files.readString(BillableActionsTest.HISTORIES.resolve(name)));
   }
 }

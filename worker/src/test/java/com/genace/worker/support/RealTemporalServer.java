@@ -20,6 +20,8 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * A real Temporal server (named by {@value #ADDRESS_VARIABLE}, namespace {@value #NAMESPACE}) with
@@ -94,6 +96,26 @@ public final class RealTemporalServer implements AutoCloseable {
   /** Whether this runs in CI, where a tier that cannot run is a failure, not a skip. */
   public static boolean inCi() {
     return "true".equalsIgnoreCase(System.getenv("CI"));
+  }
+
+  /**
+   * An environment variable this tier needs: without it the test is skipped on a developer's
+   * machine, and fails in CI (where a tier that silently did not run would look green).
+   */
+  public static String required(String variable, String what) {
+    String value = RealTemporalServer.variable(variable);
+    if (value == null) {
+      String message =
+          variable
+              + " is not set: it names "
+              + what
+              + " for the real-temporal tier (see docs/real-temporal.md)";
+      if (RealTemporalServer.inCi()) {
+        Assertions.fail(message + "; CI=true expects this tier to run");
+      }
+      Assumptions.abort(message);
+    }
+    return value;
   }
 
   private static void requireSearchAttributes(WorkflowServiceStubs service) {

@@ -1,4 +1,4 @@
-package com.genace.client;
+package com.genace.client.support;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -16,10 +16,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * A throwaway HTTP server for answers the simulator never gives (garbage bodies, odd statuses). It
  * answers every request with one canned response and records what it received.
  */
-final class CannedServer implements AutoCloseable {
+public final class CannedServer implements AutoCloseable {
 
   /** What one request carried. */
-  record Received(String method, String path, String authorization, String body) {}
+  public record Received(String method, String path, String authorization, String body) {}
 
   private final HttpServer server;
   private final List<Received> received = new CopyOnWriteArrayList<>();
@@ -39,20 +39,20 @@ final class CannedServer implements AutoCloseable {
     server.start();
   }
 
-  static CannedServer answering(int status, String body) {
+  public static CannedServer answering(int status, String body) {
     return new CannedServer(status, body);
   }
 
-  CannedServer withRetryAfter(String value) {
+  public CannedServer withRetryAfter(String value) {
     this.retryAfter = value;
     return this;
   }
 
-  URI baseUrl() {
+  public URI baseUrl() {
     return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
   }
 
-  List<Received> received() {
+  public List<Received> received() {
     return List.copyOf(received);
   }
 

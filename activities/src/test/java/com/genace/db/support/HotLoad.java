@@ -1,4 +1,4 @@
-package com.genace.db;
+package com.genace.db.support;
 
 import com.genace.allowance.AllowancePolicy;
 import com.genace.allowance.DispatchAllowance;
@@ -28,9 +28,9 @@ import javax.sql.DataSource;
  * claim to submit, reserve with a limited allowance, accepted, settled). Every failure is kept with
  * its SQLSTATE; the clients go on after one.
  */
-final class HotLoad implements AutoCloseable {
+public final class HotLoad implements AutoCloseable {
 
-  static final int OPERATIONS_PER_CLIENT = 16;
+  public static final int OPERATIONS_PER_CLIENT = 16;
 
   /** Limited, so that every reservation locks its counters, and never reached. */
   private static final AllowancePolicy POLICY =
@@ -51,7 +51,7 @@ final class HotLoad implements AutoCloseable {
   }
 
   /** Prepares each client's operations, then runs until closed. */
-  static HotLoad start(DataSource dataSource, int clients) {
+  public static HotLoad start(DataSource dataSource, int clients) {
     HotLoad load = new HotLoad(dataSource, clients);
     for (int client = 0; client < clients; client++) {
       List<String> ids = new ArrayList<>();
@@ -65,12 +65,12 @@ final class HotLoad implements AutoCloseable {
   }
 
   /** Cycles completed so far, by all clients. */
-  long cycles() {
+  public long cycles() {
     return cycles.get();
   }
 
   /** Each failed statement: exception, SQLSTATE and message. */
-  List<String> failures() {
+  public List<String> failures() {
     return List.copyOf(failures);
   }
 

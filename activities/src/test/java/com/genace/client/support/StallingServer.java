@@ -1,4 +1,4 @@
-package com.genace.client;
+package com.genace.client.support;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -23,10 +23,10 @@ import java.util.concurrent.TimeUnit;
  * notices when the client gives the connection up, which is how a test sees that the client let go
  * of it rather than leaking it.
  */
-final class StallingServer implements AutoCloseable {
+public final class StallingServer implements AutoCloseable {
 
   /** What follows the headers and the first bytes of the body. */
-  enum Body {
+  public enum Body {
     STALL,
     TRICKLE
   }
@@ -59,30 +59,30 @@ final class StallingServer implements AutoCloseable {
   }
 
   /** Answers 200 (201 to a POST) with a JSON body that never completes. */
-  static StallingServer json(Body body) {
+  public static StallingServer json(Body body) {
     return new StallingServer(body, "application/json", "{\"id\":\"gen_1\",");
   }
 
   /** Answers 200 with an artifact body that never completes. */
-  static StallingServer artifact(Body body) {
+  public static StallingServer artifact(Body body) {
     return new StallingServer(body, "application/octet-stream", "PNG!");
   }
 
-  URI baseUrl() {
+  public URI baseUrl() {
     return URI.create("http://127.0.0.1:" + server.getLocalPort());
   }
 
-  static int announcedBytes() {
+  public static int announcedBytes() {
     return CONTENT_LENGTH;
   }
 
   /** The request lines received, e.g. {@code POST /v1/generations HTTP/1.1}. */
-  List<String> requestLines() {
+  public List<String> requestLines() {
     return List.copyOf(requestLines);
   }
 
   /** Whether the client closed (or reset) a connection this server was holding. */
-  boolean awaitClientGone(long seconds) throws InterruptedException {
+  public boolean awaitClientGone(long seconds) throws InterruptedException {
     return clientGone.await(seconds, TimeUnit.SECONDS);
   }
 

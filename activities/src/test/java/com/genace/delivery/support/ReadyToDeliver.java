@@ -1,4 +1,4 @@
-package com.genace.delivery;
+package com.genace.delivery.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,14 +17,14 @@ import com.genace.model.RemoteStatus;
  * Puts an operation where delivery starts through the ledger's own writes, as the delivery tests'
  * setup: created, accepted as a job, that job observed succeeded with its outputs.
  */
-final class ReadyToDeliver {
+public final class ReadyToDeliver {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private ReadyToDeliver() {}
 
   /** Created with {@code model}, accepted as {@code snapshot}'s job, which succeeded. */
-  static void acceptedAndSucceeded(
+  public static void acceptedAndSucceeded(
       OperationsLedger ledger, String operationId, String model, JobSnapshot snapshot) {
     assertThat(ledger.create(new NewOperation(operationId, model, "{\"p\":1}"))).isTrue();
     Lease dispatch = claim(ledger, operationId, NextAction.DISPATCH);
@@ -34,7 +34,8 @@ final class ReadyToDeliver {
   }
 
   /** The observed job's terminal snapshot, recorded under an observe lease. */
-  static void recordSucceeded(OperationsLedger ledger, String operationId, JobSnapshot snapshot) {
+  public static void recordSucceeded(
+      OperationsLedger ledger, String operationId, JobSnapshot snapshot) {
     Lease observe = claim(ledger, operationId, NextAction.OBSERVE);
     try {
       assertThat(
@@ -46,7 +47,7 @@ final class ReadyToDeliver {
     }
   }
 
-  static Lease claim(OperationsLedger ledger, String operationId, NextAction action) {
+  public static Lease claim(OperationsLedger ledger, String operationId, NextAction action) {
     ClaimResult claim = ledger.claim(operationId, "test-setup", action);
     assertThat(claim).isInstanceOf(ClaimResult.Acquired.class);
     return ((ClaimResult.Acquired) claim).lease();

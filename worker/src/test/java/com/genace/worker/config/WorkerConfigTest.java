@@ -1,4 +1,4 @@
-package com.genace.worker;
+package com.genace.worker.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,7 +7,6 @@ import com.genace.client.GenaceClientConfig;
 import com.genace.delivery.S3Timeouts;
 import com.genace.ledger.WaitLimits;
 import com.genace.observation.PollingPolicy;
-import com.genace.worker.config.WorkerConfig;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package com.genace.observation;
+package com.genace.observation.support;
 
 import com.genace.client.CreateOutcome;
 import com.genace.client.CreateRequest;
@@ -12,7 +12,7 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /** Genace as a function of the requested job id; a poll calls nothing but {@code get}. */
-record ScriptedGenace(Function<String, JobSnapshot> answer) implements GenaceClient {
+public record ScriptedGenace(Function<String, JobSnapshot> answer) implements GenaceClient {
   @Override
   public JobSnapshot get(String remoteJobId) {
     return answer.apply(remoteJobId);

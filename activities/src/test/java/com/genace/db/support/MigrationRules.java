@@ -1,4 +1,4 @@
-package com.genace.db;
+package com.genace.db.support;
 
 import java.io.IOException;
 import java.io.StringReader;
@@ -45,13 +45,13 @@ import java.util.regex.Pattern;
  * The SQL is read after removing comments, string literals and dollar-quoted bodies (a function's
  * body is not DDL), one statement per semicolon.
  */
-final class MigrationRules {
+public final class MigrationRules {
 
   /** A script as Flyway applies it. */
-  record Script(String name, String sql, boolean inTransaction) {
+  public record Script(String name, String sql, boolean inTransaction) {
 
     /** Reads {@code file} and its {@code file.conf}, if any. */
-    static Script read(Path file) {
+    public static Script read(Path file) {
       try {
         Path conf = file.resolveSibling(file.getFileName() + ".conf");
         boolean inTransaction = true;
@@ -103,7 +103,7 @@ final class MigrationRules {
   private MigrationRules() {}
 
   /** What is wrong with {@code script}, one line each, naming the statement; empty when safe. */
-  static List<String> violations(Script script) {
+  public static List<String> violations(Script script) {
     List<String> statements = statements(script.sql());
     Set<String> newTables = new HashSet<>();
     for (String statement : statements) {
@@ -216,7 +216,7 @@ final class MigrationRules {
   }
 
   /** The statements, upper case, one space between words, without comments or literals. */
-  static List<String> statements(String sql) {
+  public static List<String> statements(String sql) {
     String stripped =
         sql.replaceAll("(?s)\\$(\\w*)\\$.*?\\$\\1\\$", "\\$\\$")
             .replaceAll("(?s)/\\*.*?\\*/", " ")

@@ -1,0 +1,107 @@
+package com.genace.ops.bench;
+
+import com.genace.lifecycle.RetentionReport;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code bench soak}'s figures, size by size, and its report. Each map is keyed by the size (the
+ * number of ended operations); {@code hot_growth} is the largest size's median over the smallest's,
+ * for the statement that grew most.
+ */
+final class SoakFigures {
+
+  private final Map<String, Map<String, Double>> hot = new LinkedHashMap<>();
+  private final Map<String, Double> gaugesMs = new LinkedHashMap<>();
+  private final Map<String, Double> sweepMs = new LinkedHashMap<>();
+  private final Map<String, Long> sweepRows = new LinkedHashMap<>();
+  private final Map<String, Long> retentionMs = new LinkedHashMap<>();
+  private final Map<String, Long> retentionDeleted = new LinkedHashMap<>();
+  private Map<String, Double> hotDuringRetention;
+
+  /** What was measured at {@code size}; returns its progress line. */
+  String add(
+      int size,
+      Map<String, Double> hotMedians,
+      double gauges,
+      double sweepMillis,
+      long sweepRowsSeen,
+      RetentionReport retention) {
+    String key = String.valueOf(size);
+    hot.put(key, hotMedians);
+    gaugesMs.put(key, gauges);
+    sweepMs.put(key, sweepMillis);
+    sweepRows.put(key, sweepRowsSeen);
+    retentionMs.put(key, retention.elapsedMillis());
+    retentionDeleted.put(key, retention.operationsDeleted());
+    return "size "
+        + size
+        + ": hot "
+        + hotMedians
+        + ", gauges "
+        + gauges
+        + " ms, sweep "
+        + sweepMillis
+        + " ms, retention "
+        + retention.operationsDeleted()
+        + " deleted in "
+        + retention.elapsedMillis()
+        + " ms";
+  }
+
+  /** The hot statements' medians while the largest size's retention pass ran. */
+  void duringRetention(Map<String, Double> medians) {
+    hotDuringRetention = medians;
+  }
+
+  BenchReport report(int operations, long transitions, List<Integer> sizes) {
+    Map<String, Double> smallest = hot.get(String.valueOf(sizes.get(0)));
+    Map<String, Double> largest = hot.get(String.valueOf(sizes.get(sizes.size() - 1)));
+    BenchReport report =
+        new BenchReport("soak")
+            .put("operations", operations)
+            .put("transitions", transitions)
+            .put("unfinished", SoakBench.UNFINISHED)
+            .put("hot_ms", hot)
+            .put("hot_growth", worstRatio(largest, smallest))
+            .put("hot_growth_statement", worstStatement(largest, smallest))
+            .put("gauges_ms", gaugesMs)
+            .put("sweep_pass_ms", sweepMs)
+            .put("sweep_rows_seen", sweepRows)
+            .put("retention_pass_ms", retentionMs)
+            .put("retention_deleted", retentionDeleted)
+            .put("retention_days", SoakBench.RETENTION_DAYS);
+    if (hotDuringRetention != null) {
+      report
+          .put("hot_ms_during_retention", hotDuringRetention)
+          .put("hot_during_retention_ratio", worstRatio(hotDuringRetention, largest));
+    }
+    return report;
+  }
+
+  /** The largest ratio of {@code to} over {@code from} among the statements; null without data. */
+  static Double worstRatio(Map<String, Double> to, Map<String, Double> from) {
+    Double worst = null;
+    for (String statement : to.keySet()) {
+      Double ratio = Figures.ratio(to.get(statement), from.get(statement));
+      if (ratio != null && (worst == null || ratio > worst)) {
+        worst = ratio;
+      }
+    }
+    return worst;
+  }
+
+  private static String worstStatement(Map<String, Double> to, Map<String, Double> from) {
+    String worst = null;
+    double max = Double.NEGATIVE_INFINITY;
+    for (String statement : to.keySet()) {
+      Double ratio = Figures.ratio(to.get(statement), from.get(statement));
+      if (ratio != null && ratio > max) {
+        max = ratio;
+        worst = statement;
+      }
+    }
+    return worst;
+  }
+}

@@ -1,0 +1,119 @@
+package com.genace.ops.bench;
+
+import com.genace.allowance.DispatchAllowance;
+import com.genace.ledger.ClaimResult;
+import com.genace.ledger.Lease;
+import com.genace.ledger.OperationsLedger;
+import com.genace.ledger.RenewResult;
+import com.genace.model.NextAction;
+import com.genace.model.RemoteStatus;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * {@code bench soak}'s hot statements in turn, through the ledger's API on the bench's unfinished
+ * operations, timed one by one: {@code claim} (observe), {@code renew}, {@code snapshot}, {@code
+ * release}, and the dispatch claim with a limited allowance ({@code claim} for dispatch, then
+ * {@code reserve}).
+ */
+final class SoakHotLoop {
+
+  static final List<String> STATEMENTS =
+      List.of("claim", "renew", "snapshot", "release", "dispatch_claim");
+
+  static final int SLICES = 3;
+  static final int SLICE_WHILE = 200;
+
+  private final OperationsLedger ledger;
+  private final DispatchAllowance allowance;
+  private final List<String> observing;
+  private final List<String> pending;
+  private final String owner;
+
+  /**
+   * @param second whether this loop works on the second half of the rows (every other one): the
+   *     loop that runs beside a retention pass, so that the two loops never contend
+   */
+  SoakHotLoop(
+      OperationsLedger ledger, DispatchAllowance allowance, SoakLedger rows, boolean second) {
+    this.ledger = ledger;
+    this.allowance = allowance;
+    this.owner = "bench-" + rows.prefix() + (second ? "during-" : "");
+    this.observing = half(rows.unfinishedIds("observing"), second);
+    this.pending = half(rows.unfinishedIds("pending"), second);
+  }
+
+  /**
+   * Each statement's latency: the lowest of the medians of {@value #SLICES} slices of {@code
+   * rounds} rounds each, or, with 0, of slices of {@value #SLICE_WHILE} rounds for as long as
+   * {@code until} is true (at least one). The lowest slice, so that a burst of background work (an
+   * autovacuum, a neighbour's build on a shared machine) during one slice does not pass for the
+   * ledger's growth; the same estimator with and without a retention pass running.
+   */
+  Map<String, Double> medians(int rounds, AtomicBoolean until) {
+    Map<String, Double> best = new LinkedHashMap<>();
+    int slice = 0;
+    do {
+      Map<String, List<Double>> samples = new LinkedHashMap<>();
+      STATEMENTS.forEach(s -> samples.put(s, new ArrayList<>()));
+      int size = rounds > 0 ? rounds : SLICE_WHILE;
+      for (int i = 0; i < size; i++) {
+        round(slice * size + i, samples);
+      }
+      samples.forEach(
+          (s, list) -> best.merge(s, Figures.percentile(list, 50), (a, b) -> Math.min(a, b)));
+      slice++;
+    } while (rounds > 0 ? slice < SLICES : until.get());
+    return best;
+  }
+
+  private void round(int i, Map<String, List<Double>> samples) {
+    String id = observing.get(i % observing.size());
+    long t = System.nanoTime();
+    ClaimResult claim = ledger.claim(id, owner, NextAction.OBSERVE);
+    samples.get("claim").add(Figures.millis(System.nanoTime() - t));
+    Lease lease = acquired(claim, id);
+    t = System.nanoTime();
+    if (!(ledger.renew(lease) instanceof RenewResult.Renewed)) {
+      throw new IllegalStateException("the bench's own lease on " + id + " was not renewed");
+    }
+    samples.get("renew").add(Figures.millis(System.nanoTime() - t));
+    t = System.nanoTime();
+    ledger.recordSnapshot(
+        lease, RemoteStatus.RUNNING, "{\"id\":\"gen_" + id + "\",\"status\":\"running\"}", null);
+    samples.get("snapshot").add(Figures.millis(System.nanoTime() - t));
+    t = System.nanoTime();
+    ledger.release(lease);
+    samples.get("release").add(Figures.millis(System.nanoTime() - t));
+
+    String next = pending.get(i % pending.size());
+    t = System.nanoTime();
+    Lease dispatch = acquired(ledger.claim(next, owner, NextAction.DISPATCH), next);
+    if (!allowance.reserve(next, "soak-account", "image-v1").granted()) {
+      throw new IllegalStateException("the bench's allowance refused a reservation");
+    }
+    samples.get("dispatch_claim").add(Figures.millis(System.nanoTime() - t));
+    allowance.settle(next, false);
+    ledger.release(dispatch);
+  }
+
+  private static Lease acquired(ClaimResult claim, String id) {
+    if (claim instanceof ClaimResult.Acquired acquired) {
+      return acquired.lease();
+    }
+    throw new IllegalStateException("the bench could not claim its own " + id + ": " + claim);
+  }
+
+  private static List<String> half(List<String> ids, boolean second) {
+    List<String> half = new ArrayList<>();
+    for (int row = 0; row < ids.size(); row++) {
+      if ((row % 2 == 1) == second) {
+        half.add(ids.get(row));
+      }
+    }
+    return half;
+  }
+}
