@@ -4,9 +4,14 @@ import com.genace.db.Database;
 import com.genace.db.DatabaseConfig;
 import com.genace.db.DatabaseUrl;
 import com.genace.testkit.EmbeddedDatabase;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 
 /**
@@ -35,6 +40,26 @@ public final class TestDatabase {
   public static synchronized DatabaseUrl url() {
     dataSource();
     return url;
+  }
+
+  /**
+   * The server as a {@code DATABASE_URL} value, for a worker or a command under test that reads its
+   * environment: the JDBC URL with the user and password as query parameters.
+   */
+  public static String databaseUrlValue() {
+    DatabaseUrl server = url();
+    String credentials =
+        Stream.of(
+                server.user().map(user -> "user=" + encoded(user)),
+                server.password().map(password -> "password=" + encoded(password)))
+            .flatMap(Optional::stream)
+            .collect(Collectors.joining("&"));
+    String jdbc = server.jdbcUrl();
+    return credentials.isEmpty() ? jdbc : jdbc + (jdbc.contains("?") ? "&" : "?") + credentials;
+  }
+
+  private static String encoded(String parameter) {
+    return URLEncoder.encode(parameter, StandardCharsets.UTF_8);
   }
 
   /** Empties every application table; tests start from nothing. */

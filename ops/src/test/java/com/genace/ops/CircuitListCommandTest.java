@@ -8,7 +8,6 @@ import com.genace.controls.WorkerControls;
 import com.genace.ledger.NewOperation;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ops.support.CliRunner;
-import com.genace.ops.support.TestStack;
 import com.genace.testing.DatabaseExtension;
 import com.genace.testing.TestDatabase;
 import java.util.List;
@@ -22,7 +21,7 @@ class CircuitListCommandTest {
 
   private final OperationsLedger ledger = new OperationsLedger(TestDatabase.dataSource());
   private final WorkerControls controls = new WorkerControls(TestDatabase.dataSource());
-  private final Map<String, String> env = Map.of("DATABASE_URL", TestStack.databaseUrl());
+  private final Map<String, String> env = Map.of("DATABASE_URL", TestDatabase.databaseUrlValue());
 
   @Test
   void an_open_circuit_comes_first_with_the_operations_waiting_behind_it() {

@@ -6,6 +6,7 @@ import com.genace.model.Phase;
 import com.genace.ops.support.CliRunner;
 import com.genace.ops.support.TestStack;
 import com.genace.testing.DatabaseExtension;
+import com.genace.testing.TestDatabase;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
@@ -38,7 +39,7 @@ class DevCommandTest {
     StringWriter err = new StringWriter();
     AtomicInteger exit = new AtomicInteger(-1);
     Map<String, String> devEnv =
-        Map.of("DATABASE_URL", TestStack.databaseUrl(), "PATH", "/nonexistent");
+        Map.of("DATABASE_URL", TestDatabase.databaseUrlValue(), "PATH", "/nonexistent");
     Thread dev =
         new Thread(
             () ->
@@ -88,7 +89,7 @@ class DevCommandTest {
     // The workflow upserts the search attributes: it only runs if dev registered them.
     try (TestStack workers = new TestStack(exports.get("TEMPORAL_ADDRESS"), artifacts)) {
       Map<String, String> second = new HashMap<>(exports);
-      second.put("DATABASE_URL", TestStack.databaseUrl());
+      second.put("DATABASE_URL", TestDatabase.databaseUrlValue());
       CliRunner.Result submitted =
           CliRunner.run(
               second,

@@ -3,7 +3,6 @@ package com.genace.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.genace.ops.support.CliRunner;
-import com.genace.ops.support.TestStack;
 import com.genace.testing.DatabaseExtension;
 import com.genace.testing.TestDatabase;
 import com.genace.worker.fleet.FleetConfiguration;
@@ -19,7 +18,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(DatabaseExtension.class)
 class FleetCommandsTest {
 
-  private final Map<String, String> env = Map.of("DATABASE_URL", TestStack.databaseUrl());
+  private final Map<String, String> env = Map.of("DATABASE_URL", TestDatabase.databaseUrlValue());
 
   @Test
   void set_config_version_makes_the_version_the_fleets_durably() {

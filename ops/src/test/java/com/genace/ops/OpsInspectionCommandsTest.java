@@ -13,7 +13,6 @@ import com.genace.ledger.WriteResult;
 import com.genace.model.NextAction;
 import com.genace.model.RemoteStatus;
 import com.genace.ops.support.CliRunner;
-import com.genace.ops.support.TestStack;
 import com.genace.testing.DatabaseExtension;
 import com.genace.testing.TestDatabase;
 import java.time.Duration;
@@ -29,7 +28,7 @@ class OpsInspectionCommandsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final OperationsLedger ledger = new OperationsLedger(TestDatabase.dataSource());
-  private final Map<String, String> env = Map.of("DATABASE_URL", TestStack.databaseUrl());
+  private final Map<String, String> env = Map.of("DATABASE_URL", TestDatabase.databaseUrlValue());
 
   @Test
   void list_prints_an_aligned_table_newest_first() {
@@ -203,7 +202,7 @@ class OpsInspectionCommandsTest {
       statement.execute("DROP DATABASE IF EXISTS ops_empty");
       statement.execute("CREATE DATABASE ops_empty");
     }
-    String url = TestStack.databaseUrl().replaceFirst("/postgres(\\?|$)", "/ops_empty$1");
+    String url = TestDatabase.databaseUrlValue().replaceFirst("/postgres(\\?|$)", "/ops_empty$1");
 
     CliRunner.Result result = CliRunner.run(Map.of("DATABASE_URL", url), "ops", "list");
 
@@ -213,7 +212,7 @@ class OpsInspectionCommandsTest {
 
   @Test
   void list_against_a_missing_database_does_not_say_to_migrate() {
-    String url = TestStack.databaseUrl().replaceFirst("/postgres(\\?|$)", "/ops_nowhere$1");
+    String url = TestDatabase.databaseUrlValue().replaceFirst("/postgres(\\?|$)", "/ops_nowhere$1");
 
     CliRunner.Result result = CliRunner.run(Map.of("DATABASE_URL", url), "ops", "list");
 
@@ -345,7 +344,7 @@ class OpsInspectionCommandsTest {
   void pause_dispatch_defaults_the_operator_to_user() {
     CliRunner.Result result =
         CliRunner.run(
-            Map.of("DATABASE_URL", TestStack.databaseUrl(), "USER", "bob"),
+            Map.of("DATABASE_URL", TestDatabase.databaseUrlValue(), "USER", "bob"),
             "ops",
             "pause-dispatch");
 

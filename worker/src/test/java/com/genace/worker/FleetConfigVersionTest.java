@@ -8,11 +8,11 @@ import com.genace.ledger.TransitionRow;
 import com.genace.model.Phase;
 import com.genace.simulator.GenaceSimulator;
 import com.genace.testing.DatabaseExtension;
-import com.genace.testing.TestDatabase;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.fleet.FleetConfiguration;
 import com.genace.worker.health.Readiness;
 import com.genace.worker.support.GenerationHarness;
+import com.genace.worker.support.TestEnvironment;
 import com.genace.worker.temporal.TemporalTarget;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;
@@ -71,13 +71,8 @@ class FleetConfigVersionTest {
   }
 
   private WorkerProcess start(String workerId, String configVersion) throws Exception {
-    Map<String, String> env = new HashMap<>();
-    env.put("DATABASE_URL", TestDatabase.url().jdbcUrl() + userQuery());
-    env.put("GENACE_BASE_URL", simulator.baseUrl().toString());
-    env.put("GENACE_API_KEY", GenerationHarness.API_KEY);
-    env.put("GENACE_ARTIFACT_DIR", artifacts.toString());
+    Map<String, String> env = TestEnvironment.worker(simulator.baseUrl(), artifacts);
     env.put("GENACE_WORKER_ID", workerId);
-    env.put("GENACE_STATUS_ADDR", "127.0.0.1:0");
     if (configVersion != null) {
       env.put("GENACE_CONFIG_VERSION", configVersion);
     }
@@ -89,12 +84,6 @@ class FleetConfigVersionTest {
     processes.add(process);
     process.start();
     return process;
-  }
-
-  private static String userQuery() {
-    var url = TestDatabase.url();
-    return url.user().map(u -> "?user=" + u).orElse("")
-        + url.password().map(p -> "&password=" + p).orElse("");
   }
 
   private String status(WorkerProcess process) throws Exception {

@@ -6,10 +6,10 @@ import static org.awaitility.Awaitility.await;
 
 import com.genace.simulator.GenaceSimulator;
 import com.genace.testing.DatabaseExtension;
-import com.genace.testing.TestDatabase;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.support.GenerationHarness;
 import com.genace.worker.support.RealTemporalServer;
+import com.genace.worker.support.TestEnvironment;
 import com.genace.worker.temporal.Saturation;
 import com.genace.worker.temporal.SearchAttributes;
 import com.genace.worker.temporal.TemporalConnection;
@@ -26,7 +26,6 @@ import io.temporal.client.WorkflowClientOptions;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -105,17 +104,7 @@ class RealTemporalReadinessTest {
   }
 
   private WorkerProcess worker(String namespace) {
-    Map<String, String> env = new HashMap<>();
-    var url = TestDatabase.url();
-    env.put(
-        "DATABASE_URL",
-        url.jdbcUrl()
-            + url.user().map(u -> "?user=" + u).orElse("")
-            + url.password().map(p -> "&password=" + p).orElse(""));
-    env.put("GENACE_BASE_URL", simulator.baseUrl().toString());
-    env.put("GENACE_API_KEY", GenerationHarness.API_KEY);
-    env.put("GENACE_ARTIFACT_DIR", artifacts.toString());
-    env.put("GENACE_STATUS_ADDR", "127.0.0.1:0");
+    Map<String, String> env = TestEnvironment.worker(simulator.baseUrl(), artifacts);
     env.put("TEMPORAL_ADDRESS", address);
     env.put("TEMPORAL_NAMESPACE", namespace);
     WorkerConfig config = WorkerConfig.fromEnvironment(env);

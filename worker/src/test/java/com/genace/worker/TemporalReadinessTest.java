@@ -12,6 +12,7 @@ import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.health.Readiness;
 import com.genace.worker.support.GenerationHarness;
 import com.genace.worker.support.TcpProxy;
+import com.genace.worker.support.TestEnvironment;
 import com.genace.worker.temporal.SearchAttributes;
 import com.genace.worker.temporal.TemporalConnection;
 import com.genace.worker.temporal.TemporalSettings;
@@ -26,7 +27,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -61,18 +61,8 @@ class TemporalReadinessTest {
   }
 
   private Map<String, String> environment() {
-    Map<String, String> env = new HashMap<>();
-    var url = TestDatabase.url();
-    env.put(
-        "DATABASE_URL",
-        url.jdbcUrl()
-            + url.user().map(u -> "?user=" + u).orElse("")
-            + url.password().map(p -> "&password=" + p).orElse(""));
-    env.put("GENACE_BASE_URL", simulator.baseUrl().toString());
-    env.put("GENACE_API_KEY", GenerationHarness.API_KEY);
-    env.put("GENACE_ARTIFACT_DIR", artifacts.toString());
+    Map<String, String> env = TestEnvironment.worker(simulator.baseUrl(), artifacts);
     env.put("GENACE_WORKER_ID", "worker-temporal");
-    env.put("GENACE_STATUS_ADDR", "127.0.0.1:0");
     return env;
   }
 

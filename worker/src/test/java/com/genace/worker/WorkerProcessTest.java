@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.genace.controls.WorkerControls;
-import com.genace.db.DatabaseUrl;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.model.Phase;
@@ -15,6 +14,7 @@ import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.health.Readiness;
 import com.genace.worker.support.GenerationHarness;
 import com.genace.worker.support.TcpProxy;
+import com.genace.worker.support.TestEnvironment;
 import com.genace.worker.temporal.TemporalTarget;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;
@@ -27,7 +27,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import javax.sql.DataSource;
@@ -74,14 +73,9 @@ class WorkerProcessTest {
     simulator.close();
   }
 
-  private Map<String, String> environment(String databaseUrl) {
-    Map<String, String> env = new HashMap<>();
-    env.put("DATABASE_URL", databaseUrl);
-    env.put("GENACE_BASE_URL", simulator.baseUrl().toString());
-    env.put("GENACE_API_KEY", GenerationHarness.API_KEY);
-    env.put("GENACE_ARTIFACT_DIR", artifacts.toString());
+  private Map<String, String> environment() {
+    Map<String, String> env = TestEnvironment.worker(simulator.baseUrl(), artifacts);
     env.put("GENACE_WORKER_ID", "worker-under-test");
-    env.put("GENACE_STATUS_ADDR", "127.0.0.1:0");
     env.put("GENACE_STATUS_TOKEN", TOKEN);
     env.put("GENACE_DRAIN_SECONDS", "1");
     env.put("GENACE_LEASE_SECONDS", "10");
@@ -89,19 +83,9 @@ class WorkerProcessTest {
     return env;
   }
 
+  /** The shared test database, reached through {@code port} on this machine (a proxy's). */
   private static String databaseUrl(int port) {
-    DatabaseUrl url = TestDatabase.url();
-    String jdbc = url.jdbcUrl().replaceFirst("//[^/]+/", "//127.0.0.1:" + port + "/");
-    return jdbc
-        + (jdbc.contains("?") ? "&" : "?")
-        + url.user().map(u -> "user=" + u).orElse("")
-        + url.password().map(p -> "&password=" + p).orElse("");
-  }
-
-  private static String testDatabaseUrl() {
-    String jdbc = TestDatabase.url().jdbcUrl();
-    int port = URI.create(jdbc.substring("jdbc:".length())).getPort();
-    return databaseUrl(port);
+    return TestDatabase.databaseUrlValue().replaceFirst("//[^/]+/", "//127.0.0.1:" + port + "/");
   }
 
   private WorkerProcess start(Map<String, String> env) throws Exception {
@@ -143,7 +127,7 @@ class WorkerProcessTest {
   @Test
   void probes_answer_from_memory_and_the_status_document_is_protected_and_free_of_secrets()
       throws Exception {
-    Map<String, String> env = environment(testDatabaseUrl());
+    Map<String, String> env = environment();
     env.put("GENACE_API_KEY", GenerationHarness.API_KEY);
     start(env);
 
@@ -176,7 +160,7 @@ class WorkerProcessTest {
   @Test
   void a_fleet_pause_stops_dispatch_polling_until_resumed_while_observation_stays_ready()
       throws Exception {
-    start(environment(testDatabaseUrl()));
+    start(environment());
     WorkerControls controls = new WorkerControls(TestDatabase.dataSource());
 
     controls.pauseDispatch("alice", "provider incident");
@@ -207,7 +191,7 @@ class WorkerProcessTest {
 
   @Test
   void the_admin_endpoint_pauses_this_worker_only_with_the_token() throws Exception {
-    start(environment(testDatabaseUrl()));
+    start(environment());
 
     assertThat(post("/admin/pause-dispatch?reason=deploy", null).statusCode()).isEqualTo(401);
     assertThat(readiness().acceptingDispatch()).isTrue();
@@ -223,7 +207,9 @@ class WorkerProcessTest {
     String jdbc = TestDatabase.url().jdbcUrl();
     int port = URI.create(jdbc.substring("jdbc:".length())).getPort();
     try (TcpProxy proxy = new TcpProxy(new InetSocketAddress("127.0.0.1", port))) {
-      start(environment(databaseUrl(proxy.port())));
+      Map<String, String> env = environment();
+      env.put("DATABASE_URL", databaseUrl(proxy.port()));
+      start(env);
       assertThat(readiness().acceptingDispatch()).isTrue();
 
       proxy.cut();
@@ -243,7 +229,7 @@ class WorkerProcessTest {
   @Test
   void exhausted_dispatch_capacity_makes_dispatch_unready_while_observation_stays_ready()
       throws Exception {
-    Map<String, String> env = environment(testDatabaseUrl());
+    Map<String, String> env = environment();
     env.put("GENACE_MAX_DISPATCHES", "1");
     start(env);
     simulator.setFaults(simulator.faults().withLatencyMs(3000));
@@ -260,7 +246,7 @@ class WorkerProcessTest {
 
   @Test
   void operations_over_the_allowance_wait_and_then_proceed_without_failing() throws Exception {
-    Map<String, String> env = environment(testDatabaseUrl());
+    Map<String, String> env = environment();
     env.put("GENACE_ALLOWANCE_CREDITS", "2");
     env.put("GENACE_ALLOWANCE_WINDOW_SECONDS", "6");
     start(env);
@@ -288,7 +274,7 @@ class WorkerProcessTest {
 
   @Test
   void an_upstream_read_timeout_touches_neither_liveness_nor_readiness() throws Exception {
-    Map<String, String> env = environment(testDatabaseUrl());
+    Map<String, String> env = environment();
     env.put("GENACE_READ_TIMEOUT_SECONDS", "1");
     start(env);
     simulator.setFaults(simulator.faults().withLatencyMs(2500));
@@ -308,7 +294,7 @@ class WorkerProcessTest {
   @Test
   void drain_puts_a_post_still_in_flight_in_review_and_never_makes_it_dispatchable()
       throws Exception {
-    start(environment(testDatabaseUrl()));
+    start(environment());
     simulator.setFaults(simulator.faults().withLatencyMs(6000));
     client.start(new GenerationRequest("op-drain", "image-v1", "{\"prompt\":\"fox\"}"));
     await().until(() -> !process.state().postsInFlight().isEmpty());

@@ -5,19 +5,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.genace.testing.DatabaseExtension;
-import com.genace.testing.TestDatabase;
 import com.genace.testkit.LoopbackPorts;
 import com.genace.worker.config.WorkerConfig;
+import com.genace.worker.support.TestEnvironment;
 import com.genace.worker.temporal.TemporalSettings;
 import com.genace.worker.temporal.TemporalTarget;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -48,18 +48,9 @@ class WorkerStackCleanupTest {
       TemporalTarget.of(TemporalSettings.local("127.0.0.1:" + LoopbackPorts.free()));
 
   private Map<String, String> environment() {
-    Map<String, String> env = new HashMap<>();
-    var url = TestDatabase.url();
-    env.put(
-        "DATABASE_URL",
-        url.jdbcUrl()
-            + url.user().map(u -> "?user=" + u).orElse("")
-            + url.password().map(p -> "&password=" + p).orElse(""));
-    env.put("GENACE_BASE_URL", "http://127.0.0.1:9/");
-    env.put("GENACE_API_KEY", "sk-cleanup");
-    env.put("GENACE_ARTIFACT_DIR", directory.resolve("artifacts").toString());
+    Map<String, String> env =
+        TestEnvironment.worker(URI.create("http://127.0.0.1:9/"), directory.resolve("artifacts"));
     env.put("GENACE_WORKER_ID", "worker-cleanup");
-    env.put("GENACE_STATUS_ADDR", "127.0.0.1:0");
     return env;
   }
 

@@ -74,18 +74,8 @@ public final class TestStack implements AutoCloseable {
   public Map<String, String> env() {
     Map<String, String> env = new HashMap<>();
     env.put("TEMPORAL_ADDRESS", temporalAddress);
-    env.put("DATABASE_URL", databaseUrl());
+    env.put("DATABASE_URL", TestDatabase.databaseUrlValue());
     return env;
-  }
-
-  /** The shared test database as a DATABASE_URL value. */
-  public static String databaseUrl() {
-    String configured = System.getenv(TestDatabase.URL_VARIABLE);
-    if (configured != null && !configured.isBlank()) {
-      return configured;
-    }
-    return TestDatabase.url().jdbcUrl()
-        + TestDatabase.url().user().map(user -> "?user=" + user).orElse("");
   }
 
   public OperationRow awaitPhase(String operationId, Phase phase) {
