@@ -38,6 +38,16 @@ class WorkerKillDrillTest {
   static final int LONG_JOB_MS = 40_000;
   static final int SLOW_POST_MS = 6_000;
   static final Duration PARK = Duration.ofSeconds(60);
+
+  /**
+   * How long steps 4 and 5 wait for their victim's dispatch. The rescuer's dispatch polls already
+   * waiting on Temporal when it paused (up to the SDK's five) each still bring it one dispatch,
+   * which it turns away: that operation waits 5 s, then longer (5, 5, 5, 8, 16 s in a row), before
+   * its next attempt, until those polls expire a minute after they were sent. Five turn-aways and
+   * the claims over the slow link do not fit in {@link #PARK}.
+   */
+  static final Duration VICTIM_DISPATCH = Duration.ofSeconds(150);
+
   static final Duration START = Duration.ofSeconds(90);
 
   @Test
@@ -76,7 +86,7 @@ class WorkerKillDrillTest {
       database.mode(FaultProxy.Mode.SLOW);
       String unrecorded = stack.startOperations(1).get(0);
       Drills.require(
-          PARK,
+          VICTIM_DISPATCH,
           "a POST answered but not recorded",
           () ->
               !stack.simulatorControl.jobsFor(unrecorded).isEmpty()
@@ -94,7 +104,7 @@ class WorkerKillDrillTest {
       database.mode(FaultProxy.Mode.SLOW);
       String claimed = stack.startOperations(1).get(0);
       Drills.require(
-          PARK,
+          VICTIM_DISPATCH,
           "a dispatch claimed before submitting",
           () ->
               stack
