@@ -8,6 +8,7 @@ import com.genace.ledger.OperationRow;
 import com.genace.ledger.TransitionRow;
 import com.genace.lifecycle.SweepReport;
 import com.genace.lifecycle.SweepWorkflow;
+import com.genace.lifecycle.SweepWorkflowImpl;
 import com.genace.model.Phase;
 import com.genace.model.ReviewReason;
 import com.genace.review.ReviewResolution;
@@ -64,7 +65,7 @@ class OrphanSweepTest {
         .sweep();
   }
 
-  /** Sweeps until the operation is found: a poll of the closed workflow may still hold a lease. */
+  /** Sweeps until the operation is found: a status poll may still hold the closed run's lease. */
   private void sweepUntilOrphan(String operationId) {
     await().atMost(Duration.ofSeconds(30)).until(() -> sweep().orphans().contains(operationId));
   }
@@ -92,6 +93,11 @@ class OrphanSweepTest {
         .terminate("clicked in the Web UI");
 
     sweepUntilOrphan("op-terminated");
+    harness.replayAndRecordPass(
+        SweepWorkflow.WORKFLOW_ID + "-" + sweeps.get(),
+        SweepWorkflowImpl.class,
+        "sweep-histories",
+        "sweep-found-one-orphan");
 
     OperationRow row = harness.row("op-terminated");
     assertThat(row.phase()).isEqualTo(Phase.IN_REVIEW);
@@ -133,7 +139,7 @@ class OrphanSweepTest {
         .until(
             () ->
                 status("op-timeout") != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
-    // The run timeout closes the run, or first ends the poll's retries (RETRY_STATE_TIMEOUT:
+    // The run timeout closes the run, or first ends the waiting activity (RETRY_STATE_TIMEOUT:
     // its next attempt would start after the run's end), which fails the run: closed either way.
     WorkflowExecutionStatus closed = status("op-timeout");
     assertThat(closed)

@@ -16,9 +16,6 @@ import com.genace.workflows.OperationResult;
 import com.genace.workflows.TaskQueues;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowOptions;
-import io.temporal.common.WorkflowExecutionHistory;
-import io.temporal.testing.WorkflowReplayer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -46,7 +43,11 @@ class RetentionReuseTest {
       endedLongAgo("op-reused", 100);
 
       RetentionReport report = retentionPass(harness);
-      replayAndRecord(harness, "retention-deleted-one");
+      harness.replayAndRecordPass(
+          RetentionWorkflow.WORKFLOW_ID + "-test",
+          RetentionWorkflowImpl.class,
+          "retention-histories",
+          "retention-deleted-one");
 
       assertThat(report.operationsDeleted()).isEqualTo(1);
       assertThat(report.transitionsDeleted()).isEqualTo(3);
@@ -80,23 +81,6 @@ class RetentionReuseTest {
       assertThat(harness.postsFor("op-kept")).isZero();
       assertThat(harness.row("op-kept").model()).isEqualTo("image-v0");
       assertThat(harness.row("op-kept").phase()).isEqualTo(Phase.DELIVERED);
-    }
-  }
-
-  /**
-   * Replays the retention pass's history against the current workflow code and saves it beside the
-   * generation histories ({@code retention-histories}) when {@code genace.recordHistories} names
-   * their directory.
-   */
-  private static void replayAndRecord(GenerationHarness harness, String name) throws Exception {
-    WorkflowExecutionHistory history =
-        harness.temporal.getWorkflowClient().fetchHistory(RetentionWorkflow.WORKFLOW_ID + "-test");
-    WorkflowReplayer.replayWorkflowExecution(history, RetentionWorkflowImpl.class);
-    String directory = System.getProperty("genace.recordHistories");
-    if (directory != null) {
-      Path target = Path.of(directory).resolveSibling("retention-histories");
-      Files.createDirectories(target);
-      Files.writeString(target.resolve(name + ".json"), history.toJson(true));
     }
   }
 

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.genace.delivery.DeliveredArtifact;
 import com.genace.lifecycle.CancelRequest;
+import com.genace.lifecycle.RetentionWorkflow;
 import com.genace.lifecycle.SweepWorkflow;
 import com.genace.model.FailureTypes;
 import com.genace.model.Phase;
@@ -368,7 +369,8 @@ class ContractSchemaTest {
     assertThat(names(workflow.get("failureTypes")))
         .containsExactly(FailureTypes.INVALID_REQUEST, FailureTypes.RESOLUTION_REFUSED);
     assertThat(names(workflow.get("otherWorkflowTypes")))
-        .containsExactly(SweepWorkflow.class.getSimpleName());
+        .containsExactlyInAnyOrder(
+            RetentionWorkflow.class.getSimpleName(), SweepWorkflow.class.getSimpleName());
     List<String> schemas = new ArrayList<>();
     schemas.add(workflow.get("input").asText());
     schemas.add(workflow.get("result").asText());

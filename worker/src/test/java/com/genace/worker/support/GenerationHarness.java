@@ -267,6 +267,24 @@ public final class GenerationHarness implements AutoCloseable {
   }
 
   /**
+   * Replays the history of one lifecycle pass (a run of the sweeper's or the retention's workflow)
+   * against the current code and, when {@code genace.recordHistories} names the generation
+   * histories' directory, saves it beside them in {@code directoryName}.
+   */
+  public void replayAndRecordPass(
+      String workflowId, Class<?> workflowImpl, String directoryName, String fixtureName)
+      throws Exception {
+    WorkflowExecutionHistory history = temporal.getWorkflowClient().fetchHistory(workflowId);
+    WorkflowReplayer.replayWorkflowExecution(history, workflowImpl);
+    String directory = System.getProperty("genace.recordHistories");
+    if (directory != null) {
+      Path target = Path.of(directory).resolveSibling(directoryName);
+      Files.createDirectories(target);
+      Files.writeString(target.resolve(fixtureName + ".json"), history.toJson(true));
+    }
+  }
+
+  /**
    * Every run of the operation's workflow, first to last: the latest run, then each run it
    * continued from.
    */
