@@ -8,7 +8,6 @@ import io.temporal.failure.CanceledFailure;
 import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Workflow;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
 
 /**
  * Ends a cancelled operation according to where it stood, in a detached scope so that a cancel
@@ -29,7 +28,7 @@ import org.slf4j.Logger;
  */
 final class CancelBookkeeping {
 
-  private static final Logger log = OperationLog.workflowLogger();
+  private static final OperationLog log = OperationLog.ofWorkflow();
 
   private final OperationState operation;
   private final Cancellation cancellation;
@@ -52,11 +51,13 @@ final class CancelBookkeeping {
   private void endDetached(String temporalReason, Consumer<Step> resume) {
     CancelRequest cancel = cancellation.handledRequest(temporalReason);
     log.warn(
+        operation.operationId(),
+        operation.remoteJobId(),
         "operation {}: {} (phase {})",
         operation.operationId(),
         cancel.describe(),
         operation.phase().wire());
-    Workflow.getMetricsScope().counter("genace_operations_cancelled").inc(1);
+    WorkflowCounters.increment(WorkflowCounters.OPERATIONS_CANCELLED);
     Step next = !operation.ended() && operation.phase() == Phase.OBSERVING ? Step.OBSERVE : null;
     if (!operation.ended()
         && operation.phase() == Phase.IN_REVIEW

@@ -139,7 +139,7 @@ final class ResolutionInbox {
         operation.operationId(),
         reason,
         shown);
-    Workflow.getMetricsScope().counter("genace_review_resolutions_refused").inc(1);
+    WorkflowCounters.increment(WorkflowCounters.REVIEW_RESOLUTIONS_REFUSED);
     operation.showDetails();
   }
 

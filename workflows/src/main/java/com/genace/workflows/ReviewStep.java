@@ -9,7 +9,6 @@ import com.genace.review.ReviewOpened;
 import com.genace.review.ReviewResolution;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
-import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -177,7 +176,7 @@ final class ReviewStep {
         "operation {} still waits for review: {}",
         operation.operationId(),
         operation.review().reason().wire());
-    Workflow.getMetricsScope().counter("genace_review_reminders").inc(1);
+    WorkflowCounters.increment(WorkflowCounters.REVIEW_REMINDERS);
   }
 
   private Step accept(ReviewResolution resolution) {

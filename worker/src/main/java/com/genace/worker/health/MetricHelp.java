@@ -32,7 +32,7 @@ final class MetricHelp implements MeterFilter {
           Map.entry(
               "genace_dispatch_circuit_open",
               "1 while Genace refuses the account and dispatch is paused fleet-wide"),
-          Map.entry("genace_polls", "status reads by this worker, by result"),
+          Map.entry("genace_polls", "status polls by this worker, by result"),
           Map.entry(
               "genace_lease_denials",
               "exclusive writes by this worker that the lease fence denied"),
@@ -63,6 +63,9 @@ final class MetricHelp implements MeterFilter {
               "genace_review_resolutions",
               "review resolutions recorded by this worker, by who resolved (reconciler or operator)"),
           Map.entry("genace_review_resolutions_refused", "review resolutions the workflow refused"),
+          Map.entry(
+              "genace_operations_cancelled",
+              "operations cancelled (the cancel update or Temporal's own), by the workflow"),
           Map.entry(
               "genace_sweep_rows_seen",
               "unfinished operations the last sweep pass on this worker read and checked"),

@@ -7,6 +7,7 @@ import com.genace.client.CreateOutcome;
 import com.genace.model.RemoteStatus;
 import com.genace.stats.ActivityStats;
 import com.genace.worker.config.WorkerConfig;
+import com.genace.workflows.WorkflowCounters;
 import com.uber.m3.tally.RootScopeBuilder;
 import com.uber.m3.tally.Scope;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -122,7 +123,7 @@ class MetricsScrapeTest {
         new RootScopeBuilder()
             .reporter(new MicrometerClientStatsReporter(metrics.registry()))
             .reportEvery(com.uber.m3.util.Duration.ofSeconds(3600));
-    scope.counter("genace_review_reminders").inc(1);
+    WorkflowCounters.ALL.forEach(name -> scope.counter(name).inc(1));
     scope.close();
 
     String scrape = metrics.scrape();
@@ -142,9 +143,10 @@ class MetricsScrapeTest {
             "genace_ledger_transitions_total",
             "genace_lease_denials_total",
             "genace_db_statement_seconds",
-            "genace_review_reminders_total",
             "genace_accepting_dispatch",
-            "genace_open_reviews");
+            "genace_open_reviews")
+        .containsKeys(
+            WorkflowCounters.ALL.stream().map(name -> name + "_total").toArray(String[]::new));
     assertThat(help).allSatisfy((name, text) -> assertThat(text).as(name).isNotBlank());
   }
 
