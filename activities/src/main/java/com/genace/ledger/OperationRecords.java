@@ -133,8 +133,9 @@ final class OperationRecords {
   }
 
   /**
-   * Counts every operation, terminal ones included: a full scan, for tools that run it once (the
-   * demo's summary), never for a timer (see {@link LedgerStatistics}).
+   * Counts every operation, terminal ones included: a full scan, for the demo's embedded database
+   * only, never for a timer (see {@link LedgerStatistics}) or an operator's command ({@link
+   * #COUNT_UNFINISHED}).
    */
   static final SqlStatement COUNT_BY_PHASE =
       SqlStatement.of(
@@ -151,6 +152,25 @@ final class OperationRecords {
         Sql.Binder.NONE,
         rs -> counts.put(Phase.parse(rs.getString("phase")), rs.getLong("n")));
     return counts;
+  }
+
+  /**
+   * Counts the operations in one unfinished phase: a range scan of the unfinished index, whose size
+   * is the work in flight, whatever the history.
+   */
+  static final SqlStatement COUNT_UNFINISHED =
+      SqlStatement.of(
+          "count_unfinished",
+          """
+          SELECT count(*) AS n FROM app_generation_operations
+          WHERE next_action <> 'none' AND phase = ?
+          """);
+
+  long countUnfinished(Phase phase) {
+    return sql.queryExactlyOne(
+        COUNT_UNFINISHED,
+        p -> p.text(phase.wire()), // phase
+        rs -> rs.getLong("n"));
   }
 
   static final SqlStatement HISTORY =

@@ -17,12 +17,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The application-owned operations table, written only under leases fenced by owner + revision.
+ * The application-owned operations table. Its state changes are fenced: made under a lease (owner,
+ * revision and action), or by a statement that applies only while no other owner holds a live lease
+ * ({@link #recordObservedSnapshot}, {@link #sweepToReview}).
  *
- * <p>Every method is one statement in autocommit mode (a claim that acquires nothing runs one
- * more), bounded by the pool's lock and statement timeouts; no transaction is ever held across a
- * network call. Every decision that depends on time (is a lease live?) is taken by the database's
- * wall clock ({@code clock_timestamp()}), never by this process's clock or the transaction start.
+ * <p>Every write is one statement in autocommit mode (a claim that acquires nothing, or a renewal
+ * or release that is denied, runs one more to say why), bounded by the pool's lock and statement
+ * timeouts; no transaction is ever held across a network call. Every decision that depends on time
+ * (is a lease live?) is taken by the database's wall clock ({@code clock_timestamp()}), never by
+ * this process's clock or the transaction start.
  *
  * <p>Exclusive writes take the {@link Lease} they were claimed under and return a {@link
  * WriteResult}: {@code DENIED} when the owner, revision or action no longer match or the lease has
@@ -156,6 +159,17 @@ public final class OperationsLedger {
    */
   public Map<Phase, Long> countByPhase() {
     return records.countByPhase();
+  }
+
+  /**
+   * How many operations are in {@code phase}, one that is not terminal: cheap whatever the history
+   * (unlike {@link #countByPhase}), for an operator's command.
+   */
+  public long countUnfinished(Phase phase) {
+    if (phase.isTerminal()) {
+      throw new IllegalArgumentException("phase " + phase.wire() + " is terminal");
+    }
+    return records.countUnfinished(phase);
   }
 
   /** The operation's transitions and denied writes, oldest first. */
@@ -555,7 +569,7 @@ public final class OperationsLedger {
   /**
    * The orphan sweeper: moves an operation whose workflow closed to review ({@code
    * workflow_closed}, or its existing review kept), fenced by the revision read with {@link
-   * #unfinished} and a free or expired lease.
+   * #unfinishedAfter} and a free or expired lease.
    *
    * @param evidence a JSON object kept in the history row (the workflow's close status)
    * @return false when the row changed since, or a live lease holds it (the next sweep looks again)

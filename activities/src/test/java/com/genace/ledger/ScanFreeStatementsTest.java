@@ -1,6 +1,7 @@
 package com.genace.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.genace.db.SqlStatement;
 import com.genace.testing.DatabaseExtension;
@@ -76,6 +77,22 @@ class ScanFreeStatementsTest {
     assertThat(figures.phases())
         .containsEntry(com.genace.model.Phase.OBSERVING, 50L)
         .doesNotContainKey(com.genace.model.Phase.DELIVERED);
+  }
+
+  @Test
+  void counting_an_unfinished_phase_reads_only_the_unfinished_index() {
+    List<String> plan =
+        QueryPlans.explain(
+            db, OperationRecords.COUNT_UNFINISHED.sql(), s -> s.setString(1, "in_review"));
+
+    assertNoSeqScanOfBigTables(plan);
+    assertThat(String.join("\n", plan)).contains("app_generation_operations_unfinished_idx");
+    OperationsLedger ledger = new OperationsLedger(db);
+    assertThat(ledger.countUnfinished(com.genace.model.Phase.IN_REVIEW)).isEqualTo(20);
+    assertThat(ledger.countUnfinished(com.genace.model.Phase.PENDING)).isZero();
+    assertThatThrownBy(() -> ledger.countUnfinished(com.genace.model.Phase.DELIVERED))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("phase delivered is terminal");
   }
 
   @Test

@@ -274,7 +274,7 @@ final class ListCommand implements Runnable {
     if (trip.isEmpty()) {
       return Optional.empty();
     }
-    long waiting = access.ledger(ledger -> ledger.countByPhase().getOrDefault(Phase.PENDING, 0L));
+    long waiting = access.ledger(ledger -> ledger.countUnfinished(Phase.PENDING));
     return Optional.of(
         "dispatch circuit OPEN ("
             + trip.get().problem().wire()
