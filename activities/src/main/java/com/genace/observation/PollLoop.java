@@ -28,11 +28,11 @@ import org.slf4j.LoggerFactory;
 /**
  * A worker's share of the ledger's poll schedule: claims due operations ({@link
  * PollSchedule#claimDue}), makes one status poll of each on its poll threads ({@link StatusPoll}:
- * snapshots only forward, under the fenced write; 404 to review; pacing by backoff, jitter and
- * {@code Retry-After}), and then either asks for the next poll (the reschedules are written
- * together every 100 ms, {@link PollReschedules}) or, once the operation has an outcome, completes
- * the activity waiting for it ({@link ObservationActivities#awaitRemoteJob}) and takes it off the
- * schedule.
+ * snapshots only forward, without a lease held across the GET; 404 to review; pacing by backoff,
+ * jitter and {@code Retry-After}), and then either asks for the next poll (the reschedules are
+ * written together every 100 ms, {@link PollReschedules}) or, once the operation has an outcome,
+ * completes the activity waiting for it ({@link ObservationActivities#awaitRemoteJob}) and takes it
+ * off the schedule.
  *
  * <p>Why: a poll costs a share of a claim, a GET and a share of a reschedule, with no Temporal call
  * and no commit of its own, so a render of hours costs Temporal one activity whatever its number of
@@ -151,7 +151,8 @@ public final class PollLoop implements AutoCloseable {
   }
 
   /**
-   * Stops claiming, waits up to {@value #CLOSE_WAIT_SECONDS} s for the polls under way, and hands
+   * Stops claiming, waits up to {@value #CLOSE_WAIT_SECONDS} s in all for the loop and the polls
+   * under way (then cuts them off, and gives them 1 s more to ask for their next polls), and hands
    * back the claimed operations no poll thread started, due at once for any worker's loop (each
    * under its claim's token, so counted as one poll of its pacing), instead of when their claims
    * run out. Writes every reschedule asked for. A second call, from another thread, waits for the
@@ -172,13 +173,17 @@ public final class PollLoop implements AutoCloseable {
 
   private void shutDown() {
     closed = true;
+    // One wait for the loop and the polls together, so that closing takes at most about
+    // CLOSE_WAIT_SECONDS + 1 s, which the drain's budget counts on.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CLOSE_WAIT_SECONDS);
     if (Thread.currentThread() != loop) {
       loop.interrupt();
-      joinQuietly(loop); // its last claims are in `unstarted` once it has stopped
+      joinQuietly(loop, deadline); // its last claims are in `unstarted` once it has stopped
     }
     pollThreads.shutdown();
     try {
-      if (!pollThreads.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
+      if (!pollThreads.awaitTermination(
+          Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
         pollThreads.shutdownNow();
         // A poll cut off asks for its next poll on the way out: let it, before the last flush.
         pollThreads.awaitTermination(1, TimeUnit.SECONDS);
@@ -234,8 +239,7 @@ public final class PollLoop implements AutoCloseable {
         // close() interrupts; anything else does not stop this worker's share of the polls.
       } catch (RuntimeException | Error e) {
         // The poll threads refused work (closing), or a bug: the loop must outlive it, or this
-        // worker
-        // would stop polling with nothing to show for it.
+        // worker would stop polling with nothing to show for it.
         if (!closed) {
           log.error("poll loop failed; going on", e);
           pauseQuietly(idleWait);
@@ -244,9 +248,9 @@ public final class PollLoop implements AutoCloseable {
     }
   }
 
-  private static void joinQuietly(Thread thread) {
+  private static void joinQuietly(Thread thread, long deadlineNanos) {
     try {
-      thread.join(TimeUnit.SECONDS.toMillis(CLOSE_WAIT_SECONDS));
+      thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime())));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -275,7 +279,7 @@ public final class PollLoop implements AutoCloseable {
       pollOnce(claimed);
     } catch (RuntimeException e) {
       // The ledger failed mid-way: the claim runs out and the operation is due again.
-      log.warn("poll of {} failed: {}", claimed.row().operationId(), e.toString());
+      log.warn("status poll of {} failed: {}", claimed.row().operationId(), e.toString());
     } finally {
       inFlight.release();
     }
@@ -302,7 +306,7 @@ public final class PollLoop implements AutoCloseable {
       statusPoll.overtaken(claimed).ifPresent(outcome -> tell(claimed, outcome));
     } catch (RuntimeException e) {
       // The claim ran out anyway: whoever has the operation now tells it.
-      log.warn("overtaken poll of {} failed: {}", claimed.row().operationId(), e.toString());
+      log.warn("overtaken status poll of {} failed: {}", claimed.row().operationId(), e.toString());
     }
   }
 

@@ -37,11 +37,12 @@ import org.junit.jupiter.api.Test;
 class KubernetesManifestsTest {
 
   /**
-   * What the worker still does after its drain budget before it exits: it stops its observation and
-   * delivery activities (WorkerProcess waits up to 5 s for them), records the reviews of POSTs
-   * still in flight and closes its pools.
+   * What the worker still does after its drain budget before it exits: it records the reviews of
+   * POSTs still in flight, waits for its poll loop's status polls under way (up to 11 s, {@code
+   * PollLoop.close}), stops its observation and delivery activities (up to 5 s more, {@code Drain})
+   * and closes its pools.
    */
-  static final Duration SHUTDOWN_MARGIN = Duration.ofSeconds(15);
+  static final Duration SHUTDOWN_MARGIN = Duration.ofSeconds(20);
 
   /** Read by the OpenTelemetry SDK's autoconfiguration, whatever the name after the prefix. */
   static final String OPENTELEMETRY_PREFIX = "OTEL_";
