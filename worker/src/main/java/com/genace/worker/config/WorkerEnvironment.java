@@ -23,6 +23,13 @@ import java.util.Optional;
  */
 final class WorkerEnvironment {
 
+  /**
+   * The longest a delivery's download or S3 call may go without a byte: a delivery heartbeats only
+   * while bytes flow (at most every 10 s), and its heartbeat timeout is 60 s, so a longer stall
+   * would have Temporal start another attempt beside the stalled one.
+   */
+  static final int MAX_STALL_SECONDS = 45;
+
   /** The longest wait limit: 30 days, in seconds. */
   static final int MAX_WAIT_LIMIT_SECONDS = 30 * 24 * 3600;
 
@@ -74,12 +81,12 @@ final class WorkerEnvironment {
                 ReviewSettings.DEFAULT_SEARCH_INTERVAL),
             // A large artifact legitimately takes long: its body is bounded by inactivity, and
             // by an overall cap that defaults to the delivery attempt's start-to-close timeout.
-            read.seconds("GENACE_DOWNLOAD_STALL_SECONDS", 1, 600)
+            read.seconds("GENACE_DOWNLOAD_STALL_SECONDS", 1, MAX_STALL_SECONDS)
                 .orElse(WorkerConfig.DEFAULT_DOWNLOAD_STALL),
             read.seconds("GENACE_DOWNLOAD_MAX_SECONDS", 1, 86_400)
                 .orElse(WorkerConfig.DEFAULT_DOWNLOAD_DEADLINE),
             new S3Timeouts(
-                read.seconds("GENACE_S3_STALL_SECONDS", 1, 600)
+                read.seconds("GENACE_S3_STALL_SECONDS", 1, MAX_STALL_SECONDS)
                     .orElse(S3Timeouts.DEFAULT_SOCKET_TIMEOUT),
                 read.seconds("GENACE_S3_REQUEST_SECONDS", 1, 3600)
                     .orElse(S3Timeouts.DEFAULT_REQUEST_TIMEOUT)),
@@ -131,7 +138,7 @@ final class WorkerEnvironment {
 
   /**
    * The lease owner and Temporal identity: within the ledger's limit on owners (shorter than
-   * Temporal's on identities), else every claim and every poll would be refused.
+   * Temporal's on identities), else every claim and every task poll would be refused.
    */
   private String workerId(String name) {
     String id = text(name).orElseGet(WorkerEnvironment::defaultWorkerId);
