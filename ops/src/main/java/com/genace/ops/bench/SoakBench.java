@@ -32,14 +32,15 @@ import javax.sql.DataSource;
  *       % abandoned with 5 and review evidence; one settled reservation each. Then {@code VACUUM
  *       ANALYZE}, as autovacuum would, and a {@code CHECKPOINT}.
  *   <li>At each size, the lowest median of three slices of {@value #SAMPLES} runs of each hot
- *       statement through the ledger's API: {@code claim} (observe), {@code renew}, {@code
- *       snapshot} (the fenced snapshot write), {@code release} on observing operations, and the
- *       dispatch claim with a limited allowance ({@code claim} for dispatch, then {@code reserve});
- *       the fleet gauges ({@link LedgerStatistics}, recomputed each time); the sweeper's ledger
- *       side of one pass (every page of unfinished operations and the moves of its position,
- *       without the describes, one per unfinished operation whatever the history); one retention
- *       pass with a window of {@value #RETENTION_DAYS} days (about a tenth of the ended operations
- *       due), default bounds.
+ *       statement through the ledger's API ({@link SoakHotLoop}): a status poll's claim and
+ *       reschedule on the poll schedule, the lease cycle ({@code claim}, {@code renew}, the fenced
+ *       {@code snapshot} write, {@code release}) on observing operations, and the dispatch claim
+ *       with a limited allowance ({@code claim} for dispatch, then {@code reserve}); the fleet
+ *       gauges ({@link LedgerStatistics}, recomputed each time); the sweeper's ledger side of one
+ *       pass (every page of unfinished operations and the moves of its position, without the
+ *       describes, one per unfinished operation whatever the history); one retention pass with a
+ *       window of {@value #RETENTION_DAYS} days (about a tenth of the ended operations due),
+ *       default bounds.
  *   <li>At the largest size, the hot statements again while that retention pass runs, on other
  *       connections: against their medians without it.
  * </ol>

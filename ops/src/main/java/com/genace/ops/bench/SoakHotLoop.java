@@ -2,11 +2,14 @@ package com.genace.ops.bench;
 
 import com.genace.allowance.DispatchAllowance;
 import com.genace.ledger.ClaimResult;
+import com.genace.ledger.DuePoll;
 import com.genace.ledger.Lease;
+import com.genace.ledger.NextPoll;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.RenewResult;
 import com.genace.model.NextAction;
 import com.genace.model.RemoteStatus;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,20 +18,40 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * {@code bench soak}'s hot statements in turn, through the ledger's API on the bench's unfinished
- * operations, timed one by one: {@code claim} (observe), {@code renew}, {@code snapshot}, {@code
- * release}, and the dispatch claim with a limited allowance ({@code claim} for dispatch, then
- * {@code reserve}).
+ * operations, timed one by one:
+ *
+ * <ul>
+ *   <li>a status poll's, the statements a worker runs most: {@code claim_due_polls} (one due
+ *       operation taken off the poll schedule) and {@code reschedule_polls} (its next poll, an hour
+ *       on, so that no worker sharing the ledger polls it);
+ *   <li>the lease cycle of an action: {@code claim} (observe), {@code renew}, {@code snapshot} (the
+ *       fenced write, {@code record_snapshot}, of the shape every exclusive write has) and {@code
+ *       release};
+ *   <li>the dispatch claim with a limited allowance ({@code claim} for dispatch, then {@code
+ *       reserve}).
+ * </ul>
  */
 final class SoakHotLoop {
 
   static final List<String> STATEMENTS =
-      List.of("claim", "renew", "snapshot", "release", "dispatch_claim");
+      List.of(
+          "claim_due_polls",
+          "reschedule_polls",
+          "claim",
+          "renew",
+          "snapshot",
+          "release",
+          "dispatch_claim");
+
+  /** The claim time of a status poll's claim, as a worker's poll loop takes it. */
+  static final Duration POLL_CLAIM = OperationsLedger.DEFAULT_LEASE_DURATION;
 
   static final int SLICES = 3;
   static final int SLICE_WHILE = 200;
 
   private final OperationsLedger ledger;
   private final DispatchAllowance allowance;
+  private final SoakLedger rows;
   private final List<String> observing;
   private final List<String> pending;
   private final String owner;
@@ -41,6 +64,7 @@ final class SoakHotLoop {
       OperationsLedger ledger, DispatchAllowance allowance, SoakLedger rows, boolean second) {
     this.ledger = ledger;
     this.allowance = allowance;
+    this.rows = rows;
     this.owner = "bench-" + rows.prefix() + (second ? "during-" : "");
     this.observing = half(rows.unfinishedIds("observing"), second);
     this.pending = half(rows.unfinishedIds("pending"), second);
@@ -72,7 +96,24 @@ final class SoakHotLoop {
 
   private void round(int i, Map<String, List<Double>> samples) {
     String id = observing.get(i % observing.size());
+    rows.makeDue(id);
     long t = System.nanoTime();
+    List<DuePoll> due = ledger.polls().claimDue(1, POLL_CLAIM);
+    samples.get("claim_due_polls").add(Figures.millis(System.nanoTime() - t));
+    if (due.size() != 1 || !due.get(0).row().operationId().equals(id)) {
+      throw new IllegalStateException(
+          "the poll schedule's oldest due entry is not the bench's " + id + ": a scratch ledger?");
+    }
+    t = System.nanoTime();
+    if (ledger
+        .polls()
+        .rescheduleAll(List.of(new NextPoll(due.get(0), Duration.ofHours(1))))
+        .isEmpty()) {
+      throw new IllegalStateException("the bench's poll of " + id + " was not rescheduled");
+    }
+    samples.get("reschedule_polls").add(Figures.millis(System.nanoTime() - t));
+
+    t = System.nanoTime();
     ClaimResult claim = ledger.claim(id, owner, NextAction.OBSERVE);
     samples.get("claim").add(Figures.millis(System.nanoTime() - t));
     Lease lease = acquired(claim, id);

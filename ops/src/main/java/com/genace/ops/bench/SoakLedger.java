@@ -2,6 +2,7 @@ package com.genace.ops.bench;
 
 import com.genace.db.DatabaseConfig;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -183,6 +184,26 @@ final class SoakLedger {
       throw new IllegalStateException("bench query failed: " + e.getMessage(), e);
     }
     return ids;
+  }
+
+  /**
+   * Makes one of this run's observing operations due for a status poll, an hour late: the oldest
+   * due entry of the poll schedule, which {@code claim_due_polls} then takes (in a scratch ledger,
+   * where no other poll is that late).
+   */
+  void makeDue(String operationId) {
+    try (Connection c = db.getConnection();
+        PreparedStatement s =
+            c.prepareStatement(
+                "UPDATE app_generation_operations SET poll_due_at = clock_timestamp()"
+                    + " - interval '1 hour' WHERE operation_id = ? AND phase = 'observing'")) {
+      s.setString(1, operationId);
+      if (s.executeUpdate() != 1) {
+        throw new IllegalStateException("the bench's " + operationId + " is not observing");
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("bench query failed: " + e.getMessage(), e);
+    }
   }
 
   /** Every history row in the ledger, the bench's and any other. */
