@@ -278,8 +278,7 @@ public final class DeliveryActivitiesImpl implements DeliveryActivities {
           artifacts.add(
               new DeliveredArtifact(
                   item.path("key").asText(),
-                  // Manifests written before the URI was recorded kept a "location".
-                  item.has("uri") ? item.path("uri").asText() : item.path("location").asText(),
+                  item.path("uri").asText(),
                   item.path("bytes").asLong(),
                   item.path("sha256").asText(),
                   item.path("contentType").asText()));

@@ -116,60 +116,6 @@ public final class GenerationWorkers {
           ReviewSettings.DEFAULT,
           ActivityStats.NONE);
     }
-
-    /** The same dependencies with this fleet-wide dispatch circuit. */
-    public Dependencies withCircuit(DispatchCircuit replacement) {
-      return new Dependencies(
-          ledger,
-          genace,
-          store,
-          workerId,
-          gate,
-          polling,
-          clock,
-          listener,
-          allowance,
-          replacement,
-          review,
-          stats,
-          waitLimits);
-    }
-
-    /** The same dependencies with these review settings. */
-    public Dependencies withReview(ReviewSettings replacement) {
-      return new Dependencies(
-          ledger,
-          genace,
-          store,
-          workerId,
-          gate,
-          polling,
-          clock,
-          listener,
-          allowance,
-          circuit,
-          replacement,
-          stats,
-          waitLimits);
-    }
-
-    /** The same dependencies with these wait limits. */
-    public Dependencies withWaitLimits(WaitLimits replacement) {
-      return new Dependencies(
-          ledger,
-          genace,
-          store,
-          workerId,
-          gate,
-          polling,
-          clock,
-          listener,
-          allowance,
-          circuit,
-          review,
-          stats,
-          replacement);
-    }
   }
 
   /**
@@ -191,8 +137,9 @@ public final class GenerationWorkers {
 
   /**
    * Workflows, ledger steps and delivery on {@code genace-operations}, and observation on {@code
-   * genace-observation} (a second worker with the same options, so that polls never take the slots
-   * of registration, review or delivery): all keep running while dispatch pauses.
+   * genace-observation} (a second worker with the same options, so that observation's activities
+   * never take the slots of registration, review or delivery): all keep running while dispatch
+   * pauses.
    */
   public static OperationsWorkers operationsWorker(
       WorkerFactory factory, Dependencies deps, WorkerOptions options) {
@@ -295,7 +242,7 @@ public final class GenerationWorkers {
         .start();
   }
 
-  /** The paid POST, on its own queue so that it can stop polling alone. */
+  /** The paid POST, on its own queue so that its task polls can stop alone. */
   public static Worker dispatchWorker(
       WorkerFactory factory, Dependencies deps, WorkerOptions options) {
     Worker worker = factory.newWorker(TaskQueues.DISPATCH, options);

@@ -4,11 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
- * A bench's figures, in the order they were put: the issue's named fields first, then what helps to
+ * A bench's figures, in the order they were put: its headline figures first, then what helps to
  * read them. Printed as one JSON object (for {@code --json}) or as aligned lines.
  */
 final class BenchReport {
@@ -41,11 +40,6 @@ final class BenchReport {
 
   Object get(String field) {
     return figures.get(field);
-  }
-
-  /** The named fields that are present, whatever their value. */
-  boolean hasAll(List<String> fields) {
-    return figures.keySet().containsAll(fields);
   }
 
   ObjectNode toJson() {

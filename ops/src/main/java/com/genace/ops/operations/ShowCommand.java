@@ -166,13 +166,10 @@ final class ShowCommand implements Runnable {
     JsonNode artifacts = OperationJson.parse(manifest.get()).path("artifacts");
     field(out, "delivery", artifacts.size() + " artifact(s)");
     for (JsonNode artifact : artifacts) {
-      // Manifests written before the URI was recorded kept a "location".
-      String uri =
-          artifact.has("uri") ? artifact.path("uri").asText() : artifact.path("location").asText();
       field(
           out,
           "",
-          uri
+          artifact.path("uri").asText()
               + "  "
               + artifact.path("bytes").asLong()
               + " bytes  sha256 "
