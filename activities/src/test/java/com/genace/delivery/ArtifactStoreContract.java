@@ -1,9 +1,9 @@
 package com.genace.delivery;
 
-import static com.genace.delivery.Artifacts.content;
-import static com.genace.delivery.Artifacts.failingAfter;
-import static com.genace.delivery.Artifacts.random;
-import static com.genace.delivery.Artifacts.sha256;
+import static com.genace.delivery.support.Artifacts.content;
+import static com.genace.delivery.support.Artifacts.failingAfter;
+import static com.genace.delivery.support.Artifacts.random;
+import static com.genace.delivery.support.Artifacts.sha256;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -10,6 +10,7 @@ import com.genace.client.GenaceClient;
 import com.genace.client.JobOutput;
 import com.genace.client.JobSnapshot;
 import com.genace.client.RemoteJob;
+import com.genace.delivery.support.Artifacts;
 import com.genace.delivery.support.ReadyToDeliver;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;

@@ -3,6 +3,7 @@ package com.genace.delivery;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.genace.delivery.support.Artifacts;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;

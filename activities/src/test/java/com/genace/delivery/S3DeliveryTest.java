@@ -14,6 +14,7 @@ import com.genace.client.GenaceClientConfig;
 import com.genace.client.HttpGenaceClient;
 import com.genace.client.JobOutput;
 import com.genace.client.JobSnapshot;
+import com.genace.delivery.support.Artifacts;
 import com.genace.delivery.support.ReadyToDeliver;
 import com.genace.ledger.Lease;
 import com.genace.ledger.NewOperation;

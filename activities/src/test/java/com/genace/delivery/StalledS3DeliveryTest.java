@@ -3,6 +3,7 @@ package com.genace.delivery;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import com.genace.delivery.support.Artifacts;
 import com.genace.testing.OwnThread;
 import java.io.IOException;
 import java.net.InetAddress;

@@ -2,6 +2,7 @@ package com.genace.workflows;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.genace.workflows.support.SavedHistories;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.ActivityTaskScheduledEventAttributes;
@@ -34,18 +35,18 @@ class ActivityStubsTest {
           Map.entry("CheckFoundJob", ActivityStubs.CHECK_JOB),
           Map.entry("Dispatch", ActivityStubs.DISPATCH),
           Map.entry("RegisterAndDispatch", ActivityStubs.DISPATCH),
-          Map.entry("AwaitRemoteJob", ActivityStubs.AWAIT_POLLS),
+          Map.entry("AwaitRemoteJob", ActivityStubs.AWAIT_REMOTE_JOB),
           Map.entry("Deliver", ActivityStubs.DELIVER));
 
   static List<Path> histories() throws Exception {
-    return GenerationWorkflowReplayTest.histories();
+    return SavedHistories.all();
   }
 
   @ParameterizedTest
   @MethodSource("histories")
   void saved_activities_were_scheduled_with_the_current_options(Path history) throws Exception {
     List<HistoryEvent> events =
-        WorkflowExecutionHistory.fromJson(GenerationWorkflowReplayTest.read(history)).getEvents();
+        WorkflowExecutionHistory.fromJson(SavedHistories.read(history)).getEvents();
     for (HistoryEvent event : events) {
       if (event.getEventType() != EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) {
         continue;

@@ -2,21 +2,17 @@ package com.genace.workflows;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.genace.workflows.support.SavedHistories;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.testing.WorkflowReplayer;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerOptions;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.stream.Stream;
-import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -55,30 +51,14 @@ class GenerationWorkflowReplayTest {
   }
 
   static List<Path> histories() throws IOException, URISyntaxException {
-    Path directory = Path.of(GenerationWorkflowReplayTest.class.getResource("/histories").toURI());
-    try (Stream<Path> files = Files.list(directory)) {
-      return files
-          .filter(f -> f.toString().endsWith(".json") || f.toString().endsWith(".json.gz"))
-          .sorted()
-          .toList();
-    }
+    return SavedHistories.all();
   }
 
   @ParameterizedTest
   @MethodSource("histories")
   void saved_history_replays_against_the_current_workflow_code(Path history) throws Exception {
     WorkflowReplayer.replayWorkflowExecution(
-        WorkflowExecutionHistory.fromJson(read(history)), worker);
-  }
-
-  /** A run that continued as new is saved compressed: it holds about 2,000 events. */
-  static String read(Path history) throws IOException {
-    if (!history.toString().endsWith(".gz")) {
-      return Files.readString(history);
-    }
-    try (InputStream in = new GZIPInputStream(Files.newInputStream(history))) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
+        WorkflowExecutionHistory.fromJson(SavedHistories.read(history)), worker);
   }
 
   @Test

@@ -1,18 +1,20 @@
-package com.genace.delivery;
+package com.genace.delivery.support;
 
+import com.genace.delivery.ArtifactContent;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.SplittableRandom;
 
 /** Test content: random bytes, their digest, and sources that fail part way. */
-final class Artifacts {
+public final class Artifacts {
 
   private Artifacts() {}
 
-  static byte[] random(int size, long seed) {
+  public static byte[] random(int size, long seed) {
     byte[] bytes = new byte[size];
     SplittableRandom random = new SplittableRandom(seed);
     for (int i = 0; i < size; i++) {
@@ -21,22 +23,25 @@ final class Artifacts {
     return bytes;
   }
 
-  static String sha256(byte[] bytes) {
-    MessageDigest digest = ArtifactContent.sha256Digest();
-    return HexFormat.of().formatHex(digest.digest(bytes));
+  public static String sha256(byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK provides SHA-256", e);
+    }
   }
 
   /** Content whose source is {@code bytes}, announced with their true size and digest. */
-  static ArtifactContent content(String key, byte[] bytes) {
+  public static ArtifactContent content(String key, byte[] bytes) {
     return content(key, new ByteArrayInputStream(bytes), bytes.length, sha256(bytes));
   }
 
-  static ArtifactContent content(String key, InputStream source, long size, String sha256) {
+  public static ArtifactContent content(String key, InputStream source, long size, String sha256) {
     return new ArtifactContent(source, key, size, sha256, "image/png", null);
   }
 
   /** Serves {@code bytes} up to {@code failAt}, then fails as a dropped connection would. */
-  static InputStream failingAfter(byte[] bytes, int failAt) {
+  public static InputStream failingAfter(byte[] bytes, int failAt) {
     return new InputStream() {
       private int position;
 

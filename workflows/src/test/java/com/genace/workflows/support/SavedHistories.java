@@ -1,0 +1,42 @@
+package com.genace.workflows.support;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * The generation workflow's saved histories ({@code src/test/resources/histories}), recorded by the
+ * worker module's end-to-end tests: replayed against the current code and held to the current
+ * activity options.
+ */
+public final class SavedHistories {
+
+  private SavedHistories() {}
+
+  /** Every saved history, by file name. */
+  public static List<Path> all() throws IOException, URISyntaxException {
+    Path directory = Path.of(SavedHistories.class.getResource("/histories").toURI());
+    try (Stream<Path> files = Files.list(directory)) {
+      return files
+          .filter(f -> f.toString().endsWith(".json") || f.toString().endsWith(".json.gz"))
+          .sorted()
+          .toList();
+    }
+  }
+
+  /** A run that continued as new is saved compressed: it holds about 2,000 events. */
+  public static String read(Path history) throws IOException {
+    if (!history.toString().endsWith(".gz")) {
+      return Files.readString(history);
+    }
+    try (InputStream in = new GZIPInputStream(Files.newInputStream(history))) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+}
