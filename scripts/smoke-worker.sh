@@ -67,7 +67,7 @@ fi
 [[ "$(http_code "$S/readyz")" == 200 ]] && pass "/readyz 200" || fail "/readyz"
 [[ "$(http_code "$S/status")" == 401 ]] && pass "/status without the token is 401" || fail "/status token"
 STATUS="$(curl -s -H "Authorization: Bearer $TOKEN" "$S/status")"
-grep -q '"accepting_dispatch":true' <<<"$STATUS" && pass "/status has the seed's document" || fail "status: $STATUS"
+grep -q '"accepting_dispatch":true' <<<"$STATUS" && pass "/status with the token has the readiness fields" || fail "status: $STATUS"
 ! grep -q "$GENACE_API_KEY" <<<"$STATUS" && pass "/status shows no API key" || fail "API key in status"
 # Read the whole scrape first: grep -q quits at the first match, and under pipefail curl's broken
 # pipe on a large scrape would fail the check.

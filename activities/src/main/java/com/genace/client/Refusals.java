@@ -16,8 +16,8 @@ import java.util.Set;
  *       breaks a policy); otherwise, and when the body cannot be read, about the account.
  * </ul>
  *
- * A malformed body is classified by the status alone. Holding the backlog back is the safe side of
- * the doubt: a request-specific refusal taken for the account's pauses dispatch until a probe
+ * <p>A malformed body is classified by the status alone. Holding the backlog back is the safe side
+ * of the doubt: a request-specific refusal taken for the account's pauses dispatch until a probe
  * passes, whereas the other mistake would fail every queued operation for good.
  */
 final class Refusals {

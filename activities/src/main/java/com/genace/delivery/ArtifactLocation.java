@@ -60,7 +60,7 @@ public record ArtifactLocation(URI uri, String variable) {
     return path.replaceAll("^/+", "").replaceAll("/+$", "");
   }
 
-  /** Null when the store answers; otherwise one line naming the variable. */
+  /** Empty when the store answers; otherwise one line naming the variable. */
   public Optional<String> problem(ArtifactStore store) {
     try {
       store.check();

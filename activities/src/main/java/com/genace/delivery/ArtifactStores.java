@@ -20,11 +20,11 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
 /**
  * Opens the store an {@link ArtifactLocation} names. An S3 client takes the AWS SDK's standard
  * settings: credentials from {@code AWS_ACCESS_KEY_ID} / {@code AWS_SECRET_ACCESS_KEY} (/ {@code
- * AWS_SESSION_TOKEN}) or else its default chain, {@code AWS_REGION} (else the profile's region,
- * else {@code us-east-1} with cross-region access), and {@code AWS_ENDPOINT_URL_S3} or {@code
- * AWS_ENDPOINT_URL} for an S3-compatible server, which then gets path-style addressing (MinIO, R2
- * and GCS all accept it; virtual hosts would need DNS per bucket). Its waits are bounded by {@link
- * S3Timeouts}.
+ * AWS_SESSION_TOKEN}) or else its default chain, {@code AWS_REGION} or {@code AWS_DEFAULT_REGION}
+ * (else the profile's region, else {@code us-east-1} with cross-region access), and {@code
+ * AWS_ENDPOINT_URL_S3} or {@code AWS_ENDPOINT_URL} for an S3-compatible server, which then gets
+ * path-style addressing (MinIO, R2 and GCS all accept it; virtual hosts would need DNS per bucket).
+ * Its waits are bounded by {@link S3Timeouts}.
  */
 public final class ArtifactStores {
 
@@ -79,7 +79,7 @@ public final class ArtifactStores {
       if (!env.containsKey("AWS_REQUEST_CHECKSUM_CALCULATION")) {
         // The SDK's default CRC checksum headers are refused by many S3-compatible servers (GCS,
         // S3Proxy, older MinIO): send them only where an operation requires them. Our own check
-        // of size and SHA-256 happens before any byte is sent.
+        // of size and SHA-256 decides whether an object is published (ArtifactContent).
         builder
             .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
             .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED);

@@ -44,8 +44,8 @@ import org.slf4j.LoggerFactory;
  *       another doomed POST.
  * </ol>
  *
- * Any failure before step 3 is reported as {@link DispatchActivities#NOTHING_SENT}; after it, as an
- * unknown outcome carrying whatever evidence there is.
+ * <p>Any failure before step 3 is reported as {@link DispatchActivities#NOTHING_SENT}; after it, as
+ * an unknown outcome carrying whatever evidence there is.
  */
 public final class DispatchActivitiesImpl implements DispatchActivities {
 

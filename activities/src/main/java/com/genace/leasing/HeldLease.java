@@ -12,8 +12,8 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>{@code
  * try (HeldLease held = new HeldLease(ledger, lease)) {
- *   if (ledger.recordDelivered(lease, manifest) != WriteResult.DENIED) {
- *     held.ended(); // applied: the write released it; unchanged: released on close
+ *   if (ledger.recordDelivered(lease, manifest) != WriteResult.UNCHANGED) {
+ *     held.ended(); // applied: the write released it; denied: not ours any more
  *   }
  * }
  * }</pre>

@@ -10,8 +10,9 @@ import java.util.Optional;
 
 /**
  * Taking an action on an operation: one UPDATE when the action can be taken, and at most one more
- * statement that says why not (or moves the operation to review). Claims change no state, so they
- * leave no history row.
+ * statement that says why not (or moves the operation to review). A claim changes no state, so it
+ * leaves no history row; {@link #CLAIM_TO_SUBMIT} also makes the dispatch's first state change, and
+ * leaves its row.
  */
 final class Claims {
 

@@ -9,9 +9,9 @@ import java.util.Optional;
 /**
  * Renewing and releasing a lease. Neither changes the operation's state, so neither leaves a
  * history row when accepted. Both are the common case of every long action, so each is one plain
- * {@code UPDATE} by primary key, as cheap as the seed's claim; only when it changes nothing does a
- * second statement say why (missing operation, lost fence) and leave the diagnostic row of a denied
- * write. The fence is the UPDATE's own condition, so the second statement decides nothing.
+ * {@code UPDATE} by primary key, as cheap as a claim; only when it changes nothing does a second
+ * statement say why (missing operation, lost fence) and leave the diagnostic row of a denied write.
+ * The fence is the UPDATE's own condition, so the second statement decides nothing.
  */
 final class LeaseWrites {
 

@@ -13,8 +13,6 @@ import java.util.List;
  * reservations. One pass:
  *
  * <ol>
- *   <li>gives ended rows from before V13 (no {@code phase_since}) their end time, from {@code
- *       updated_at}, a batch at a time, so that every ended row is in the ended index;
  *   <li>reads the next batch of ended operations whose end is older than the window, oldest end
  *       first, after the last one read by this pass (a range scan of the ended index): those with a
  *       reservation the allowance still counts (in flight, or made within its window) are kept;
@@ -28,11 +26,11 @@ import java.util.List;
  *   <li>goes on with the next batch until none is due, or the pass's bound in batches or time.
  * </ol>
  *
- * Nothing here waits on the hot statements or makes them wait: they write unfinished rows, and only
- * ended rows are locked here. Every time decision is the database clock's, read once per statement
- * ({@code statement_timestamp()}, which the planner can compare with the ended index, unlike the
- * volatile {@code clock_timestamp()}: a batch stops at the window instead of reading every ended
- * row after it).
+ * <p>Nothing here waits on the hot statements or makes them wait: they write unfinished rows, and
+ * only ended rows are locked here. Every time decision is the database clock's, read once per
+ * statement ({@code statement_timestamp()}, which the planner can compare with the ended index,
+ * unlike the volatile {@code clock_timestamp()}: a batch stops at the window instead of reading
+ * every ended row after it).
  */
 public final class LedgerRetention {
 
@@ -40,7 +38,7 @@ public final class LedgerRetention {
    * How much one pass does.
    *
    * @param batchSize operations read (and at most deleted) per batch
-   * @param transitionChunk transitions (or reservations) deleted per statement
+   * @param deleteChunk transitions (or reservations) deleted per statement
    * @param maxBatches batches per pass
    * @param maxPassTime no batch starts after this
    * @param restRatio after each batch the pass rests this many times as long as the batch took, so
@@ -48,7 +46,7 @@ public final class LedgerRetention {
    *     hot statement's commit waits for): 1 is at most half
    */
   public record Bounds(
-      int batchSize, int transitionChunk, int maxBatches, Duration maxPassTime, double restRatio) {
+      int batchSize, int deleteChunk, int maxBatches, Duration maxPassTime, double restRatio) {
 
     /**
      * 500 operations a batch, 5,000 transitions a statement, 200 batches or 2 minutes a pass,
@@ -57,7 +55,7 @@ public final class LedgerRetention {
     public static final Bounds DEFAULT = new Bounds(500, 5_000, 200, Duration.ofMinutes(2), 1.0);
 
     public Bounds {
-      if (batchSize < 1 || batchSize > 10_000 || transitionChunk < 1 || maxBatches < 1) {
+      if (batchSize < 1 || batchSize > 10_000 || deleteChunk < 1 || maxBatches < 1) {
         throw new IllegalArgumentException("retention batches need a size from 1 to 10,000");
       }
       if (maxPassTime == null || maxPassTime.isNegative() || maxPassTime.isZero()) {
@@ -106,9 +104,8 @@ public final class LedgerRetention {
         }
       }
       if (!deletable.isEmpty()) {
-        counts.transitions += deleteInChunks(DELETE_HISTORY, deletable, bounds.transitionChunk());
-        counts.reservations +=
-            deleteInChunks(DELETE_RESERVATIONS, deletable, bounds.transitionChunk());
+        counts.transitions += deleteInChunks(DELETE_HISTORY, deletable, bounds.deleteChunk());
+        counts.reservations += deleteInChunks(DELETE_RESERVATIONS, deletable, bounds.deleteChunk());
         delete(deletable, window, allowanceWindow, counts);
       }
       afterBatch.run();
@@ -161,8 +158,8 @@ public final class LedgerRetention {
    * The next batch of ended operations whose end is older than the window, after the last one read,
    * in the ended index's order: one range scan of it. {@code counted}: a reservation of it is in
    * flight, or was made within the allowance's window, probed per operation by the reservations'
-   * operation index. (As an {@code EXISTS} in the select list, the planner hashed the whole
-   * reservations table instead once it grew: 97 ms a batch at a million reservations.)
+   * operation index. (As an {@code EXISTS} in the select list, the planner hashes the whole
+   * reservations table instead once it grows: 97 ms a batch at a million reservations.)
    */
   static final SqlStatement DUE =
       SqlStatement.of(

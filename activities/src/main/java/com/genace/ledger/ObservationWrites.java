@@ -8,7 +8,7 @@ import java.sql.SQLException;
 import java.util.Locale;
 import java.util.Optional;
 
-/** What one observation poll writes: a newer snapshot, without a lease held across the GET. */
+/** What one status poll writes: a newer snapshot, without a lease held across the GET. */
 final class ObservationWrites {
 
   private final Sql sql;

@@ -8,9 +8,10 @@ import java.util.Optional;
 
 /**
  * One row of {@code app_generation_operations}, as read. JSON columns are kept as text. {@code
- * phaseSince} is when the row entered its phase (empty for rows in flight before V13: see {@link
- * #inPhaseSince}); {@code tooLongReportedAt} when the ERROR line said it waits there too long;
- * {@code deliveryFailure} the last failed delivery attempt's reason, at {@code deliveryFailedAt}.
+ * phaseSince} is when the row entered its phase, as the row rules' trigger sets it on insert and on
+ * every phase change (the column is nullable: see {@link #inPhaseSince}); {@code tooLongReportedAt}
+ * when the ERROR line said it waits there too long; {@code deliveryFailure} the last failed
+ * delivery attempt's reason, at {@code deliveryFailedAt}.
  */
 public record OperationRow(
     String operationId,
@@ -46,9 +47,10 @@ public record OperationRow(
     Optional<Instant> deliveryFailedAt) {
 
   /**
-   * When the row entered its phase: {@code phaseSince}, or for a row in flight since before it was
-   * recorded, {@code updatedAt} (for a delivering row the same; for an observing row its last
-   * status change, later than the phase's start).
+   * When the row entered its phase: {@code phaseSince}, or {@code updatedAt} for a row without one
+   * (for a delivering row the same; for an observing row its last status change, later than the
+   * phase's start). The trigger sets {@code phase_since} on every insert, so a row the application
+   * wrote always has one.
    */
   public Instant inPhaseSince() {
     return phaseSince.orElse(updatedAt);

@@ -52,7 +52,8 @@ public final class CancelActivitiesImpl implements CancelActivities {
       }
       throw waiting("the cancellation of " + operationId + " was not recorded; trying again");
     }
-    // Another worker's poll or delivery holds the lease: what it records must not be lost.
+    // Another worker holds the current action's lease (a dispatch, a delivery, a review step):
+    // what it records must not be lost.
     throw waiting(
         "operation "
             + operationId

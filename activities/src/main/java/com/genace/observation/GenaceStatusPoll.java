@@ -176,11 +176,11 @@ public final class GenaceStatusPoll implements StatusPoll {
       throw pollAgain(POLL_FAILED, attempt, e.retryAfter(), "rate limited polling " + jobId);
     } catch (GenaceAuthenticationException e) {
       stats.pollFailed(PollFailure.UNAUTHORIZED);
-      log.warn("poll of {} refused the credentials: check GENACE_API_KEY", jobId);
+      log.warn("status poll of {} refused the credentials: check GENACE_API_KEY", jobId);
       throw pollAgain(POLL_FAILED, attempt, Duration.ZERO, e.getMessage());
     } catch (GenaceException e) {
       stats.pollFailed(PollFailure.ERROR);
-      log.warn("poll of {} failed (attempt {}): {}", jobId, attempt, e.getMessage());
+      log.warn("status poll of {} failed (attempt {}): {}", jobId, attempt, e.getMessage());
       throw pollAgain(POLL_FAILED, attempt, Duration.ZERO, e.getMessage());
     }
     RemoteStatus status = snapshot.status();

@@ -12,7 +12,7 @@ public interface ActivityStats {
 
   ActivityStats NONE = new ActivityStats() {};
 
-  /** Why a status read gave no status. */
+  /** Why a status poll gave no status. */
   enum PollFailure {
     /** Genace answered 404 for the remote job id. */
     NOT_FOUND,
@@ -33,10 +33,10 @@ public interface ActivityStats {
   /** A POST was sent and ended so. */
   default void posted(CreateOutcome outcome) {}
 
-  /** A status read answered {@code status}. */
+  /** A status poll answered {@code status}. */
   default void polled(RemoteStatus status) {}
 
-  /** A status read failed. */
+  /** A status poll failed. */
   default void pollFailed(PollFailure failure) {}
 
   /** A review's evidence was gathered (once per review opened). */

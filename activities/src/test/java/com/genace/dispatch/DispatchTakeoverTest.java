@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The seed's test: pause a dispatcher after a mocked POST and confirm that a takeover does not
- * submit again.
+ * A dispatcher paused after a mocked POST: the worker that takes its lease over does not POST
+ * again.
  */
 @ExtendWith(DatabaseExtension.class)
 class DispatchTakeoverTest {

@@ -133,7 +133,7 @@ class LedgerRetentionTest {
 
   @Test
   void the_due_batch_is_a_range_scan_of_the_ended_index_whatever_the_history() {
-    // All due, with ten reservations each: what made an EXISTS hash the whole reservations table.
+    // All due, with ten reservations each: where an EXISTS would hash the whole reservations table.
     bulkEnded("plan-", 20_000, 100, 1);
     update(
         """

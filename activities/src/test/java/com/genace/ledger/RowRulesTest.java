@@ -18,8 +18,9 @@ import org.postgresql.util.PSQLException;
 
 /**
  * The database refuses an operation row that breaks the ledger's rules, whoever writes it: on
- * insert, and on any update that sets a column a rule reads. The rules live in a trigger (V12), not
- * in CHECK constraints, so that the statements that set none of those columns do not pay for them.
+ * insert, and on any update that sets a column a rule reads. The rules live in a trigger (its
+ * function as V13 defines it), not in CHECK constraints, so that the statements that set none of
+ * those columns do not pay for them.
  */
 @ExtendWith(DatabaseExtension.class)
 class RowRulesTest {

@@ -25,8 +25,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * One real S3 server per test JVM: S3Proxy (a Java implementation of the S3 API) on a file-system
  * blob store, started as a child process from its self-contained jar, which the build copies to
  * {@code target/s3proxy} (its own dependencies never meet ours). Or the server named by {@value
- * #ENDPOINT_VARIABLE} (for example moto's server, as {@code .ci/run} starts it), with the
- * credentials in {@code GENACE_TEST_S3_ACCESS_KEY_ID} / {@code GENACE_TEST_S3_SECRET_ACCESS_KEY}.
+ * #ENDPOINT_VARIABLE} (any S3-compatible server, for example MinIO or moto's), with the credentials
+ * in {@code GENACE_TEST_S3_ACCESS_KEY_ID} / {@code GENACE_TEST_S3_SECRET_ACCESS_KEY}.
  */
 public final class S3Server {
 

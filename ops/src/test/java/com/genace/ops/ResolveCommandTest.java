@@ -157,7 +157,7 @@ class ResolveCommandTest {
   }
 
   @Test
-  void the_wedge_repro_is_refused_and_a_valid_abandon_then_ends_the_review() {
+  void a_job_id_the_ledger_would_refuse_is_refused_and_a_valid_abandon_then_ends_the_review() {
     submitAndLosePostResponse("wedge");
 
     CliRunner.Result wedge =

@@ -27,7 +27,7 @@ final class ApiHandler implements HttpHandler {
   static final String CREATE_PATH = "/v1/generations";
   static final String MODELS_PATH = "/v1/models";
 
-  /** The models it renders; a create for any other is refused with 422 {@code unknown_model}. */
+  /** The models it renders; a create for any other is refused with 422 {@code invalid_request}. */
   static final List<String> MODELS = List.of("image-v1", "video-v1");
 
   static final String ACCOUNT_FORBIDDEN = "account_forbidden";

@@ -37,7 +37,7 @@ public final class GenaceSimulator implements AutoCloseable {
   static {
     // The JDK's server writes a response's head and body separately without TCP_NODELAY, so on
     // a kept-alive connection Nagle's algorithm holds the body until the client's delayed ACK:
-    // about 40 ms a request on Linux, which capped one worker's polls at ~30 a second a
+    // about 40 ms a request on Linux, which caps a worker's status polls at ~30 a second a
     // connection (bench scale). Genace itself answers at once. Read once, when the JDK's server
     // is first used in the process, so a process that started another server before keeps it.
     if (System.getProperty("sun.net.httpserver.nodelay") == null) {

@@ -17,7 +17,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>A port from {@code bind(0)} lies inside that range, and it is free again the moment it is
  * handed over: until the server binds it (after an {@code initdb}, a JVM start), any outgoing
  * connection and any other process asking for "a free port" may take it. The Temporal dev server,
- * starting alongside, binds several ports that way; one of them once took PostgreSQL's. Below the
+ * starting alongside, binds several ports that way; one of them can take PostgreSQL's. Below the
  * range only an explicit bind can take a port, and this class never hands out the same one twice.
  */
 public final class LoopbackPorts {

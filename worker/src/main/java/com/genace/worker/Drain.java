@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  *       under their own lease (never back to dispatchable: their outcome is unknown);
  *   <li>stop the other activities, which release their leases so another worker takes over at once;
  *       those still running at the deadline are interrupted; close the poll loop, which hands back
- *       the polls it claimed and did not start.
+ *       the status polls it claimed and did not start.
  * </ol>
  */
 final class Drain {
@@ -47,7 +47,7 @@ final class Drain {
       persistReview(lease, workerId);
     }
     stack.factory.shutdown();
-    // Its polls under way end (or are cut off after 10 s) and the claims no poll thread started
+    // Its status polls under way end (or are cut off after 10 s); the claims no poll thread started
     // are handed back, due at once for the other workers' loops rather than after the claim time.
     stack.pollLoop.close();
     Duration left = Duration.between(clock.instant(), deadline);

@@ -8,8 +8,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps readiness true to the facts, every second: reads the fleet's switches from the ledger (the
  * pause and the current configuration version, which also proves the ledger answers) and the
- * allowance's use, notes whether Temporal accepts this worker's polls, and suspends or resumes
- * dispatch polling to match.
+ * allowance's use, notes whether Temporal accepts this worker's task polls, and suspends or resumes
+ * the dispatch queue's task polls to match.
  */
 final class ReadinessLoop implements Runnable {
 
@@ -25,16 +25,16 @@ final class ReadinessLoop implements Runnable {
   public void run() {
     try {
       checkLedger();
-      stack.state.temporalPolls(stack.polls.failing().map(PollWatch.Failure::summary));
+      stack.state.temporalPolls(stack.taskPolls.failing().map(PollWatch.Failure::summary));
       Readiness readiness = stack.state.readiness();
       if (readiness.acceptingDispatch() && stack.dispatchWorker.isSuspended()) {
         stack.dispatchWorker.resumePolling();
-        log.info("dispatch polling resumed");
+        log.info("task polls of the dispatch queue resumed");
       } else if (!readiness.acceptingDispatch() && !stack.dispatchWorker.isSuspended()) {
-        // A poll already waiting on the server may still bring one task: the dispatch gate
+        // A task poll already waiting on the server may still bring one task: the dispatch gate
         // (WorkerState.closedReason) stops its POST.
         stack.dispatchWorker.suspendPolling();
-        log.info("dispatch polling suspended: {}", readiness.reason());
+        log.info("task polls of the dispatch queue suspended: {}", readiness.reason());
       }
     } catch (RuntimeException e) {
       log.warn("readiness refresh failed: {}", e.getMessage());

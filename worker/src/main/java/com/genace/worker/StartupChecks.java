@@ -17,20 +17,20 @@ import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
- * What a worker checks before it polls. Problems that waiting may fix (a database or Genace still
- * starting, a schema not migrated yet) are returned and retried; problems that it will not fix
- * (refused credentials, a Temporal that does not answer, a missing namespace or search attribute)
- * throw {@link StartupFailure}, and the worker exits 1 with that one line.
+ * What a worker checks before it polls its task queues. Problems that waiting may fix (a database
+ * or Genace still starting, a schema not migrated yet) are returned and retried; problems that it
+ * will not fix (refused credentials, a Temporal that does not answer, a missing namespace or search
+ * attribute) throw {@link StartupFailure}, and the worker exits 1 with that one line.
  */
 final class StartupChecks {
 
-  /** SQLSTATE classes a retry will not fix: invalid authorization (28), unknown database. */
   private static final org.slf4j.Logger log =
       org.slf4j.LoggerFactory.getLogger(StartupChecks.class);
 
   /** An operation id no application uses: the search for it tells only whether it is offered. */
   static final String SEARCH_PROBE = "genace-startup-search-probe";
 
+  /** SQLSTATE classes a retry will not fix: invalid authorization (28), unknown database. */
   private static final String INVALID_AUTHORIZATION = "28";
 
   private static final String INVALID_CATALOG = "3D000";

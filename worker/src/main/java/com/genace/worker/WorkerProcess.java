@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>Startup: the status endpoints come up first; Temporal must answer, with the namespace and
  *       the search attributes (else {@link StartupFailure}); then the ledger, its schema and Genace
- *       (the free model list) are checked until they answer; then polling starts.
+ *       (the free model list) are checked until they answer; then the task polls start.
  *   <li>Every second, the {@link ReadinessLoop}; every ten, the {@link StatisticsLoop}.
  *   <li>On shutdown, the {@link Drain}.
  * </ol>
@@ -80,7 +80,7 @@ public final class WorkerProcess implements AutoCloseable {
 
   /**
    * Serves the endpoints, checks Temporal once, waits until the other startup checks pass (retrying
-   * every two seconds), then starts polling. Returns once the worker is running.
+   * every two seconds), then starts the task polls. Returns once the worker is running.
    *
    * @throws StartupFailure when a check fails in a way that waiting will not fix
    */
@@ -102,8 +102,8 @@ public final class WorkerProcess implements AutoCloseable {
     readiness.checkLedger();
     stack.factory.start();
     // The readiness loop resumes it when dispatch is allowed. Suspended only now: the SDK creates a
-    // worker's poller when its factory starts, and forgets a suspension asked before. A poll sent
-    // in between may still bring one task: the dispatch gate turns it away.
+    // worker's poller when its factory starts, and forgets a suspension asked before. A task poll
+    // sent in between may still bring one task: the dispatch gate turns it away.
     stack.dispatchWorker.suspendPolling();
     scheduleOrphanSweeps();
     scheduleRetention();

@@ -67,7 +67,7 @@ final class WorkerStack implements AutoCloseable {
   final DispatchAllowance allowance;
   final GenaceClient genace;
   final ArtifactStore artifacts;
-  final PollWatch polls;
+  final PollWatch taskPolls;
   final Saturation saturation;
   final WorkflowServiceStubs stubs;
   final WorkerFactory factory;
@@ -92,7 +92,7 @@ final class WorkerStack implements AutoCloseable {
       OpenTelemetry openTelemetry = GlobalOpenTelemetry.getOrNoop();
       MicrometerBridge bridge = MicrometerBridge.start(metrics.registry(), openTelemetry);
       opened.add("the OpenTelemetry metrics bridge", bridge, MicrometerBridge::close);
-      this.polls = new PollWatch(clock);
+      this.taskPolls = new PollWatch(clock);
       // The SDK's metrics, reported by a thread of their own until the scope is closed.
       Scope sdkMetrics =
           opened.add(
@@ -106,7 +106,7 @@ final class WorkerStack implements AutoCloseable {
               "the Temporal stubs",
               temporal.connect(
                   WorkflowServiceStubsOptions.newBuilder()
-                      .setGrpcClientInterceptors(List.of(polls))
+                      .setGrpcClientInterceptors(List.of(taskPolls))
                       .setMetricsScope(sdkMetrics)),
               WorkflowServiceStubs::shutdownNow);
       this.saturation =

@@ -101,9 +101,9 @@ class FleetConfigVersionTest {
   }
 
   /**
-   * Who sent the operation's POST: the owner of its {@code accepted} transition. (A dispatch poll
-   * already waiting on the server when polling stopped may still bring a worker one task; its
-   * dispatch gate then stops the POST before it leaves.)
+   * Who sent the operation's POST: the owner of its {@code accepted} transition. (A task poll of
+   * the dispatch queue already waiting on the server when polling stopped may still bring a worker
+   * one task; its dispatch gate then stops the POST before it leaves.)
    */
   private Set<String> dispatchedBy(String operationId) {
     assertThat(simulator.stats().postsFor(operationId)).isEqualTo(1);

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Observation end to end: every way it can end, and polls that fail along the way. */
+/** Observation end to end: every way it can end, and status polls that fail along the way. */
 @ExtendWith(DatabaseExtension.class)
 class ObservationTest {
 
@@ -108,7 +108,7 @@ class ObservationTest {
     assertThat(result.phase()).isEqualTo(Phase.DELIVERED);
     harness.replayAndRecord("op-flaky-polls", "observation-after-poll-failures");
     assertThat(harness.postsFor("op-flaky-polls")).isEqualTo(1);
-    // Only newer snapshots were written: none for the failed polls.
+    // Only newer snapshots were written: none for the failed status polls.
     assertThat(harness.ledger.history("op-flaky-polls"))
         .filteredOn(t -> t.event().equals("snapshot"))
         .hasSizeLessThanOrEqualTo(3);

@@ -91,7 +91,7 @@ class ReviewLoopTest {
   }
 
   @Test
-  void the_wedge_repro_by_signal_is_refused_with_its_reason_and_a_valid_abandon_then_ends_it()
+  void a_job_id_the_ledger_would_refuse_is_refused_by_signal_and_a_valid_abandon_then_ends_it()
       throws Exception {
     harness = new GenerationHarness(artifacts);
     loseNextPost();

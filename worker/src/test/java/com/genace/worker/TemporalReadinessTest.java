@@ -35,9 +35,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Readiness that tells the truth about Temporal: polls that fail make the worker unready with the
- * reason in {@code /status}; a Temporal or a database that cannot serve the worker stops its start
- * with one line that names the variable.
+ * Readiness that tells the truth about Temporal: task polls that fail make the worker unready with
+ * the reason in {@code /status}; a Temporal or a database that cannot serve the worker stops its
+ * start with one line that names the variable.
  */
 @ExtendWith(DatabaseExtension.class)
 class TemporalReadinessTest {

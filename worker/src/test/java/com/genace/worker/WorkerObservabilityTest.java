@@ -180,7 +180,7 @@ class WorkerObservabilityTest {
             "ledger claim_to_submit",
             "ledger record_accepted",
             "ledger record_delivered");
-    // The polls made by the poll loop, on no activity, join the waiting activity's span.
+    // The status polls made by the poll loop, on no activity, join the waiting activity's span.
     String awaiting = only(trace, "RunActivity:AwaitRemoteJob").getSpanId();
     assertThat(trace)
         .filteredOn(s -> s.getName().equals("genace GET /v1/generations/{id}"))

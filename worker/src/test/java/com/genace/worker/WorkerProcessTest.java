@@ -175,7 +175,7 @@ class WorkerProcessTest {
     assertThat(simulator.stats().postsFor("op-paused")).isZero();
     assertThat(ledger.get("op-paused").phase()).isEqualTo(Phase.PENDING);
     assertThat(process.dispatchPollingSuspended()).isTrue();
-    // A poll already waiting on the server when polling was suspended may still bring one task;
+    // A task poll already waiting on the server when polling was suspended may still bring a task;
     // the dispatch gate stops its POST and records why.
     assertThat(ledger.get("op-paused").dispatchOutcome())
         .isIn(java.util.Optional.empty(), java.util.Optional.of("paused"));

@@ -44,8 +44,8 @@ class WorkerRestartTest {
   @TempDir Path artifacts;
 
   /**
-   * A worker whose status read never returns and which ignores interrupts, so that it never reports
-   * back either: as if killed in the middle of a poll. {@link #bury} lets the thread end.
+   * A worker whose status poll never returns and which ignores interrupts, so that it never reports
+   * back either: as if killed in the middle of a status poll. {@link #bury} lets the thread end.
    */
   private static final class DiesMidPoll implements GenaceClient {
     final CountDownLatch polling = new CountDownLatch(1);
@@ -100,7 +100,7 @@ class WorkerRestartTest {
     try (GenerationHarness harness = GenerationHarness.withoutWorkers(artifacts)) {
       harness.simulator.setFaults(harness.simulator.faults().withJobDurationMs(2000));
       // Workflows, registration, dispatch and delivery run on worker-w, which stays; observation
-      // runs first on worker-a alone, which dies during its first poll.
+      // runs first on worker-a alone, which dies during its first status poll.
       WorkerFactory workflows = workflowWorker(harness, "worker-w");
       DiesMidPoll dying = new DiesMidPoll();
       WorkerFactory first = observationWorker(harness, "worker-a", dying);

@@ -28,8 +28,8 @@ public interface DispatchActivities {
 
   /**
    * The first dispatch of an operation: registers it in the ledger ({@code pending}; already
-   * registered is fine), then {@link #dispatch}es it. One activity where a registration and a
-   * dispatch were two.
+   * registered is fine), then {@link #dispatch}es it, in one activity: the usual first attempt
+   * costs one activity task and its events, not two.
    */
   DispatchResult registerAndDispatch(GenerationRequest request);
 }

@@ -13,8 +13,9 @@ public interface CancelActivities {
    * manifest. A {@code submitting} operation (a POST may have left) goes to review instead. An
    * operation already terminal is left as it is; the request is only added to its history.
    *
-   * <p>Idempotent and retried freely: while another worker's lease on the operation is live (a poll
-   * or a delivery finishing), it fails and is retried, so that nothing that worker records is lost.
+   * <p>Idempotent and retried freely: while another worker's lease on the operation is live (a
+   * status poll or a delivery finishing), it fails and is retried, so that nothing that worker
+   * records is lost.
    */
   CancelOutcome endCancelled(String operationId, String requestedBy, String reason);
 }

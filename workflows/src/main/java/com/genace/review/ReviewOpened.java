@@ -6,8 +6,7 @@ import com.genace.model.ReviewReason;
  * The result of {@link ReviewActivities#openReview}: the operation is in review; or the ledger
  * already holds an accepted remote job id (a late dispatch result), to be observed instead; or,
  * after a dispatch that never reported back, the ledger shows that no POST can have left ({@code
- * nothingSent}), so the operation is dispatched again instead. Results recorded before {@code
- * nothingSent} existed read it as {@code false}.
+ * nothingSent}), so the operation is dispatched again instead.
  */
 public record ReviewOpened(
     boolean inReview, String acceptedRemoteJobId, ReviewReason reason, boolean nothingSent) {

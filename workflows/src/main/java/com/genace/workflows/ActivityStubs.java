@@ -92,14 +92,14 @@ final class ActivityStubs {
 
   /**
    * Waits for a poll loop's answer. The attempt itself only names itself on the poll schedule (and
-   * polls once), and no heartbeat is needed: the operation is on the schedule from the write that
-   * made it observe, a crashed worker's polls are taken over through the ledger, and the loop that
-   * sees the end completes this activity by id, asking Temporal which attempt waits when none
-   * registered (one handed to a worker that froze before it ran). The start-to-close timeout is
-   * only a net under that, so it is long: each timeout costs Temporal an attempt, once per half an
-   * hour of render.
+   * reads the job's status once), and no heartbeat is needed: the operation is on the schedule from
+   * the write that made it observe, a crashed worker's status polls are taken over through the
+   * ledger, and the loop that sees the end completes this activity by id, asking Temporal which
+   * attempt waits when none registered (one handed to a worker that froze before it ran). The
+   * start-to-close timeout is only a net under that, so it is long: each timeout costs Temporal an
+   * attempt, once per half an hour of render.
    */
-  static final ActivityOptions AWAIT_POLLS =
+  static final ActivityOptions AWAIT_REMOTE_JOB =
       ActivityOptions.newBuilder()
           .setTaskQueue(TaskQueues.OBSERVATION)
           .setStartToCloseTimeout(Duration.ofMinutes(30))
@@ -155,8 +155,8 @@ final class ActivityStubs {
         summary);
   }
 
-  static ObservationActivities awaitingPolls(String summary) {
-    return stub(ObservationActivities.class, AWAIT_POLLS, summary);
+  static ObservationActivities observation(String summary) {
+    return stub(ObservationActivities.class, AWAIT_REMOTE_JOB, summary);
   }
 
   static DeliveryActivities delivery(String summary) {

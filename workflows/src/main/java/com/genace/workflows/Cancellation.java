@@ -45,7 +45,7 @@ final class Cancellation {
     } catch (CanceledFailure stopped) {
       // Whichever step it stopped, the bookkeeping after it reads where the operation stands.
     } catch (ActivityFailure failure) {
-      // An activity stopped by the cancel request (an observation poll) reports it this way.
+      // An activity the cancel request stopped (e.g. the wait for the remote job) reports it so.
       if (!(failure.getCause() instanceof CanceledFailure) || !work.isCancelRequested()) {
         throw failure;
       }

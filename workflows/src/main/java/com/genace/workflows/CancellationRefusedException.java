@@ -1,8 +1,8 @@
 package com.genace.workflows;
 
 /**
- * The workflow refused a cancel request for a reason other than having ended (for example it runs
- * code from before cancellation with a reason: cancel it through Temporal). Nothing changed.
+ * The workflow refused a cancel request for a reason other than having ended (its validator found
+ * the request incomplete). Nothing changed.
  */
 public final class CancellationRefusedException extends GenerationClientException {
 

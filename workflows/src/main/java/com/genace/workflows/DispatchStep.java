@@ -173,9 +173,8 @@ final class DispatchStep {
       throw new CanceledFailure("cancelled before dispatch");
     }
     // Cancellable: a cancel request cancels an attempt still in its queue, which Temporal then
-    // never
-    // hands to a worker; one a worker started runs to its recorded end (the activity does not
-    // heartbeat, and its stub waits for the outcome).
+    // never hands to a worker; one a worker started runs to its recorded end (the activity does
+    // not heartbeat, and its stub waits for the outcome).
     return first ? registerAndDispatchOnce(request) : dispatchOnce(request);
   }
 

@@ -94,8 +94,8 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
 
   /**
    * A start input that breaks the contract (sent by a client other than {@link GenerationClient},
-   * which validates first) fails the workflow before anything is registered or dispatched. Every
-   * recorded history passed this check already, so adding it changes no replay.
+   * which validates first) fails the workflow before anything is registered or dispatched. It reads
+   * the input alone, so a replay decides it as the first run did.
    */
   private static void requireValid(GenerationRequest request) {
     if (request == null) {

@@ -6,7 +6,7 @@ import io.temporal.workflow.WorkflowInfo;
 /**
  * How long a run's history may grow before the operation continues as new from one of its waits.
  *
- * <p>{@value #MAX_EVENTS} events: an operation that is delivered without waiting records about 30,
+ * <p>{@value #MAX_EVENTS} events: an operation that is delivered without waiting records about 25,
  * one with a review and its resolution about 60, so no ordinary operation ever continues; a run
  * that waits (credits, a rate limit, a pause, an open review) continues after a few hundred turns.
  * Temporal refuses a history past 51,200 events and suggests continuing at 4,096 (or 4 MiB, which

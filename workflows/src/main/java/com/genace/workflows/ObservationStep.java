@@ -27,9 +27,9 @@ final class ObservationStep {
     operation.setPhase(Phase.OBSERVING, "observing remote job " + remoteJobId);
     String summary = "GET /v1/generations/" + remoteJobId;
     ObservationResult observed =
-        ActivityStubs.awaitingPolls(summary).awaitRemoteJob(operation.operationId());
+        ActivityStubs.observation(summary).awaitRemoteJob(operation.operationId());
     if (observed.endedInReview()) {
-      // The poll recorded the review in the ledger itself, under its observe lease.
+      // The status poll that opened the review recorded it in the ledger, under its observe lease.
       return review.enter(observed.review(), observed.detail(), remoteJobId);
     }
     operation.recordRemoteStatus(observed.status());

@@ -8,9 +8,6 @@ import java.util.List;
  * How an operation ended: {@code delivered}, {@code failed} or {@code abandoned}, with what it
  * delivered (each artifact's key, URI, size, SHA-256 and content type; empty unless {@code
  * delivered}).
- *
- * <p>{@code artifacts} is null in results of workflows that ended before the field existed; the
- * canonical constructor makes it an empty list, so readers never see null.
  */
 public record OperationResult(
     String operationId,

@@ -184,10 +184,7 @@ final class OperationState {
     }
   }
 
-  /**
-   * Says what the current phase waits for without publishing the phase again (no upsert), as local
-   * registration did.
-   */
+  /** Says what the current phase waits for without publishing the phase again (no upsert). */
   void setPhaseDetails(String details) {
     phaseDetails = details;
     showDetails();

@@ -1,9 +1,10 @@
 package com.genace.workflows;
 
 /**
- * The task queues. Dispatch has its own queue so that a worker can stop polling it (pause, drain,
- * not ready) while workflows, observation and delivery keep running; observation has its own so
- * that thousands of status polls never make registration, review steps or delivery wait for a slot.
+ * The task queues. Dispatch has its own queue so that a worker can stop polling it for tasks
+ * (pause, drain, not ready) while workflows, observation and delivery keep running; observation has
+ * its own so that thousands of observations starting (each reads its job's status once) never make
+ * registration, review steps or delivery wait for a slot.
  */
 public final class TaskQueues {
 

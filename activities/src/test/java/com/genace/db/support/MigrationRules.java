@@ -42,8 +42,8 @@ import java.util.regex.Pattern;
  *       MATERIALIZED VIEW} without {@code CONCURRENTLY}.
  * </ol>
  *
- * The SQL is read after removing comments, string literals and dollar-quoted bodies (a function's
- * body is not DDL), one statement per semicolon.
+ * <p>The SQL is read after removing comments, string literals and dollar-quoted bodies (a
+ * function's body is not DDL), one statement per semicolon.
  */
 public final class MigrationRules {
 

@@ -60,7 +60,7 @@ final class LedgerBench {
 
   static final String BARE_TABLE = "bench_bare_operations";
 
-  /** The seed's claim, word for word but for the table and a bound lease length. */
+  /** The lease rules' claim, word for word but for the table and a bound lease length. */
   static final String BARE_CLAIM =
       """
       UPDATE bench_bare_operations

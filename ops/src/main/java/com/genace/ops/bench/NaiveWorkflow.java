@@ -74,9 +74,9 @@ public interface NaiveWorkflow {
     }
 
     /**
-     * Our polls' backoff ({@link PollingPolicy#DEFAULT}: 1 s growing by 1.5 to the maximum) as the
-     * retry policy of the polling activity. Temporal's retry timer has no jitter, so this is our
-     * pace less its ±20 %; its first GET, like ours, comes as soon as the activity runs.
+     * Our status polls' backoff ({@link PollingPolicy#DEFAULT}: 1 s growing by 1.5 to the maximum)
+     * as the retry policy of the polling activity. Temporal's retry timer has no jitter, so this is
+     * our pace less its ±20 %; its first GET, like ours, comes as soon as the activity runs.
      */
     static RetryOptions pollPace(Duration maxDelay) {
       return RetryOptions.newBuilder()

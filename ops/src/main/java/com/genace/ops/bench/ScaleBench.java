@@ -174,7 +174,7 @@ final class ScaleBench {
     return countOwn(dataSource, "phase = 'observing'");
   }
 
-  /** The poll schedule's backlog at the end: polls due 5 s ago or more that no loop claimed. */
+  /** The poll schedule's backlog at the end: status polls due 5 s ago or more, unclaimed. */
   private long pollsOverdue(DataSource dataSource) throws SQLException {
     return countOwn(dataSource, "poll_due_at < clock_timestamp() - interval '5 seconds'");
   }

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Drill 6: Genace misbehaving in turn: 5xx answers, lost POST responses (the job exists, the worker
- * never hears), malformed 2xx bodies (to POSTs and to status reads), and a storm of 429s. Operators
+ * never hears), malformed 2xx bodies (to POSTs and to status polls), and a storm of 429s. Operators
  * resolve the reviews that follow, as they would: the job found on Genace's side, or "not
  * submitted" when there is none.
  */

@@ -40,11 +40,11 @@ class WorkerKillDrillTest {
   static final Duration PARK = Duration.ofSeconds(60);
 
   /**
-   * How long steps 4 and 5 wait for their victim's dispatch. The rescuer's dispatch polls already
-   * waiting on Temporal when it paused (up to the SDK's five) each still bring it one dispatch,
-   * which it turns away: that operation waits 5 s, then longer (5, 5, 5, 8, 16 s in a row), before
-   * its next attempt, until those polls expire a minute after they were sent. Five turn-aways and
-   * the claims over the slow link do not fit in {@link #PARK}.
+   * How long steps 4 and 5 wait for their victim's dispatch. The rescuer's task polls of the
+   * dispatch queue already waiting on Temporal when it paused (up to the SDK's five) each still
+   * bring it one dispatch, which it turns away: that operation waits 5 s, then longer (5, 5, 5, 8,
+   * 16 s in a row), before its next attempt, until those task polls expire a minute after they were
+   * sent. Five turn-aways and the claims over the slow link do not fit in {@link #PARK}.
    */
   static final Duration VICTIM_DISPATCH = Duration.ofSeconds(150);
 

@@ -89,25 +89,25 @@ public record WorkerConfig(
 
   /**
    * Workflows kept in memory between their workflow tasks, each with a thread of its own. An
-   * operation wakes its workflow a handful of times in its life (observation polls are activity
-   * retries, not workflow tasks), so an evicted workflow costs one short replay, while every cached
-   * one costs a thread: the SDK's default of 600 made the worker's threads the largest figure of
-   * {@code bench scale}.
+   * operation wakes its workflow a handful of times in its life (its status polls are the poll
+   * loop's work, not workflow tasks), so an evicted workflow costs one short replay, while every
+   * cached one costs a thread: the SDK's default of 600 made the worker's threads the largest
+   * figure of {@code bench scale}.
    */
   public static final int DEFAULT_WORKFLOW_CACHE = 150;
 
   /**
-   * Long polls per task queue. Each poll brings one task, so a queue's throughput is at most its
-   * pollers divided by a poll's round trip: with the SDK's five, a worker observing a few thousand
-   * renders (each poll an activity task) fell behind whenever the server answered slower than 20
-   * ms, and the polls arrived late. Each poller is one waiting thread.
+   * Task polls (long polls) per task queue. Each brings one task, so a queue takes at most its
+   * pollers divided by a task poll's round trip: 500 tasks a second at 20 ms. Each poller is one
+   * waiting thread; more of them add threads but no throughput in {@code bench scale}
+   * (docs/performance.md).
    */
   public static final int DEFAULT_TASK_POLLERS = 10;
 
   /**
-   * The slowest pace of status polls. Each poll is an activity attempt (a retry timer, a task and
-   * its failure on the Temporal server), so a fleet observing N renders costs Temporal about N /
-   * this many attempts a second: raise it for long renders or a small Temporal server.
+   * The slowest pace of status polls. Each is a ledger claim and a GET, with no Temporal call, so a
+   * fleet observing N renders makes about N / this many status polls a second: raise it for long
+   * renders or a busy Genace.
    */
   public static final Duration DEFAULT_POLL_MAX_DELAY = PollingPolicy.DEFAULT.maxDelay();
 

@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Locale;
 
 /**
- * The activities' meters: POST outcomes, status reads, reviews opened and resolved, counted in the
+ * The activities' meters: POST outcomes, status polls, reviews opened and resolved, counted in the
  * registry that {@code /metrics} serves. Their {@code # HELP} text comes from {@link MetricHelp}.
  */
 final class ActivityMeters implements ActivityStats {

@@ -1,8 +1,8 @@
 package com.genace.worker.health;
 
 /**
- * What this worker may take now, by kind of work, and the first reason it may not. The seed's
- * status document is built from it.
+ * What this worker may take now, by kind of work, and the first reason it may not. The status
+ * document's readiness fields are built from it.
  */
 public record Readiness(boolean acceptingDispatch, boolean acceptingObservation, String reason) {
 

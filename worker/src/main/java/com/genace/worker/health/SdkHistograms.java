@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * Keeps the Temporal SDK's latency histograms to a few buckets: the SDK asks Micrometer for a
- * percentile histogram (about 70 buckets per series), which made a scrape of one worker hundreds of
- * kilobytes. Timers that ask for a histogram get the configured buckets instead ({@code
+ * percentile histogram (about 70 buckets per series), which would make a scrape of one worker
+ * hundreds of kilobytes. Timers that ask for a histogram get the configured buckets instead ({@code
  * GENACE_METRICS_BUCKETS}); other meters that ask for one keep count and sum only.
  */
 final class SdkHistograms implements MeterFilter {

@@ -136,7 +136,7 @@ public final class WorkerMetrics {
         .register(registry);
   }
 
-  /** Counts what this worker's activities did: POST outcomes, polls, reviews. */
+  /** Counts what this worker's activities did: POST outcomes, status polls, reviews. */
   public ActivityStats activityStats() {
     return new ActivityMeters(registry);
   }

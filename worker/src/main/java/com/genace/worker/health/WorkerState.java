@@ -24,9 +24,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * without doing I/O, so they are always fast; a background loop refreshes the ledger facts.
  *
  * <p>Dispatch needs: started, not draining, the ledger reachable, Temporal accepting this worker's
- * polls, not paused (locally or fleet-wide), this worker's configuration version the fleet's
+ * task polls, not paused (locally or fleet-wide), this worker's configuration version the fleet's
  * current one, and a free dispatch slot. Observation needs only: started, not draining, the ledger
- * reachable, Temporal accepting polls. A Genace outage affects neither, nor liveness.
+ * reachable, Temporal accepting task polls. A Genace outage affects neither, nor liveness.
  */
 public final class WorkerState
     implements DispatchGate, DispatchListener, OrphanListener, RetentionListener {
@@ -144,7 +144,7 @@ public final class WorkerState
     return fleetConfigVersion;
   }
 
-  /** Why Temporal refuses or fails this worker's polls now (empty while they succeed). */
+  /** Why Temporal refuses or fails this worker's task polls now (empty while they succeed). */
   public void temporalPolls(Optional<String> problem) {
     temporalProblem = problem;
   }

@@ -4,8 +4,8 @@ import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 
 /**
- * Which Temporal server a worker connects to. The worker adds its own options (metrics, the poll
- * watch) to whatever the target sets.
+ * Which Temporal server a worker connects to. The worker adds its own options (metrics, the
+ * task-poll watch) to whatever the target sets.
  */
 public interface TemporalTarget {
 

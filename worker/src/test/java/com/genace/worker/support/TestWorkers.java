@@ -26,13 +26,13 @@ import java.time.Duration;
  * adds around them (the pool from {@code DATABASE_URL}, metrics, interceptors, concurrency limits,
  * the circuit probe) belongs to a worker process; tests of that run {@code WorkerProcess} itself.
  *
- * <p>Defaults: worker id {@code test-worker}, the gate open, polling every 50–200 ms, reviews that
- * wait for the operator the test plays, no dispatch listener, no allowance, no circuit, the system
- * clock. Each setter replaces one of them.
+ * <p>Defaults: worker id {@code test-worker}, the gate open, status polls every 50–200 ms, reviews
+ * that wait for the operator the test plays, no dispatch listener, no allowance, no circuit, the
+ * system clock. Each setter replaces one of them.
  */
 public final class TestWorkers {
 
-  /** Fast enough that a 300 ms render is seen within a few polls. */
+  /** Fast enough that a 300 ms render is seen within a few status polls. */
   public static final PollingPolicy FAST_POLLING =
       new PollingPolicy(Duration.ofMillis(50), Duration.ofMillis(200), 1.5, 0.2);
 
