@@ -179,7 +179,7 @@ record DemoReport(
         uncertainOpened, uncertainSelfSettled, uncertainResolved - uncertainSelfSettled);
     out.printf(
         "  POSTs        %4d   sent to Genace: %d created a job (%d of them lost their response);"
-            + " %d created nothing (answered 429 or 503) and were sent again later%n",
+            + " %d created nothing (answered 429 or 503) and went again later%n",
         postsSent, jobsCreated, responsesLost, postsSent - jobsCreated);
     out.printf(
         "  duplicates   %4d   POSTs not explained by a 429 or an operator's not_submitted;"
