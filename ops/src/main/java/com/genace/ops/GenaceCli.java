@@ -8,6 +8,7 @@ import com.genace.ops.operations.OpsCommand;
 import com.genace.ops.simulator.SimulatorCommand;
 import com.genace.ops.submit.SubmitCommand;
 import com.genace.ops.worker.WorkerCommand;
+import com.genace.worker.BuildInfo;
 import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
 import picocli.CommandLine;
@@ -20,7 +21,7 @@ import picocli.CommandLine.Command;
 @Command(
     name = "genace",
     mixinStandardHelpOptions = true,
-    version = "genace 0.1.0",
+    versionProvider = GenaceCli.BuildVersion.class,
     description = "Runs paid Genace generation operations safely on Temporal.",
     subcommands = {
       DemoCommand.class,
@@ -93,6 +94,14 @@ public final class GenaceCli implements Runnable {
         }
       }
       return CommandLine.defaultFactory().create(type);
+    }
+  }
+
+  /** {@code --version}: the version and the commit of this build. */
+  static final class BuildVersion implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {BuildInfo.current().describe()};
     }
   }
 }

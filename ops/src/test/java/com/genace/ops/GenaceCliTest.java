@@ -24,6 +24,24 @@ class GenaceCliTest {
         .contains("simulator");
   }
 
+  @Test
+  void version_names_the_release_and_the_commit_of_the_build() throws Exception {
+    CliRunner.Result result = CliRunner.run(Map.of(), "--version");
+
+    assertThat(result.exitCode()).isZero();
+    // The tests run from a git checkout, so the build knows its commit.
+    String head =
+        new String(
+                new ProcessBuilder("git", "rev-parse", "HEAD")
+                    .start()
+                    .getInputStream()
+                    .readAllBytes())
+            .trim();
+    assertThat(result.out().trim())
+        .matches("genace \\d+\\.\\d+\\.\\d+(-SNAPSHOT)? \\(commit [0-9a-f]{12}\\)")
+        .contains(head.substring(0, 12));
+  }
+
   @ParameterizedTest
   @ValueSource(
       strings = {

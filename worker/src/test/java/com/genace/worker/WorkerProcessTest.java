@@ -146,6 +146,7 @@ class WorkerProcessTest {
         .contains("\"reason\":\"ready\"")
         .contains("\"active_operations\":0")
         .contains("\"worker_id\":\"worker-under-test\"")
+        .contains("\"build\":{\"version\":\"" + BuildInfo.current().version() + "\"")
         .doesNotContain(GenerationHarness.API_KEY)
         .doesNotContain(TOKEN);
     await()

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.genace.allowance.DispatchAllowance;
 import com.genace.ledger.LedgerStatistics;
+import com.genace.worker.BuildInfo;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.temporal.Saturation;
 import com.genace.workflows.TaskQueues;
@@ -34,6 +35,9 @@ public final class StatusDocument {
     status.put(
         "active_operations", state.activeDispatches().get() + state.activeOperations().get());
     status.put("worker_id", config.workerId());
+    // During a rollout, which release each worker runs.
+    BuildInfo build = BuildInfo.current();
+    status.putObject("build").put("version", build.version()).put("commit", build.commit());
     status.put("started", state.started());
     status.put("draining", state.draining());
     status.put("active_dispatches", state.activeDispatches().get());
