@@ -20,11 +20,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Replays saved histories of every path against the current workflow code: a change that would
- * break running workflows fails here. The histories are recorded by the worker module's end-to-end
- * tests with {@code -Dgenace.recordHistories=<this module>/src/test/resources/histories}
- * (docs/workflow-versions.md). The workflow has one version; a change behind a version marker adds
- * the old version's recordings here, kept until nothing runs that version.
+ * Replays the saved histories of every path of the present code against it: each path is recorded
+ * by the worker module's end-to-end tests with {@code -Dgenace.recordHistories=<this
+ * module>/src/test/resources/histories} (docs/workflow-versions.md). What running workflows of a
+ * released version look like is {@link ReleasedHistoriesTest}'s: the copies under {@code
+ * release/<version>/}, which this directory's recordings never replace.
  */
 class GenerationWorkflowReplayTest {
 

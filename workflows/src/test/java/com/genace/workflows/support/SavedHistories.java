@@ -23,11 +23,14 @@ public final class SavedHistories {
   public static List<Path> all() throws IOException, URISyntaxException {
     Path directory = Path.of(SavedHistories.class.getResource("/histories").toURI());
     try (Stream<Path> files = Files.list(directory)) {
-      return files
-          .filter(f -> f.toString().endsWith(".json") || f.toString().endsWith(".json.gz"))
-          .sorted()
-          .toList();
+      return files.filter(SavedHistories::isHistory).sorted().toList();
     }
+  }
+
+  /** A saved history's file: JSON, or JSON compressed. */
+  public static boolean isHistory(Path file) {
+    String name = file.getFileName().toString();
+    return name.endsWith(".json") || name.endsWith(".json.gz");
   }
 
   /** A run that continued as new is saved compressed: it holds about 2,000 events. */
