@@ -16,8 +16,12 @@ import com.genace.worker.support.GenerationHarness;
 import com.genace.worker.support.TcpProxy;
 import com.genace.worker.support.TestEnvironment;
 import com.genace.worker.temporal.TemporalTarget;
+import com.genace.worker.temporal.WorkflowTaskFailures;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;
+import com.genace.workflows.GenerationWorkflow;
+import com.genace.workflows.TaskQueues;
+import io.temporal.client.WorkflowOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -122,6 +126,41 @@ class WorkerProcessTest {
 
   private Readiness readiness() {
     return process.state().readiness();
+  }
+
+  @Test
+  void a_workflow_task_that_keeps_failing_is_counted_and_its_cause_can_be_read() throws Exception {
+    start(environment());
+    // A start whose input the workflow cannot read: every workflow task of the run fails, as
+    // each does after a release that changed the workflow's commands without a version.
+    String workflowId = GenerationWorkflow.workflowId("op-cannot-run");
+    temporal
+        .getWorkflowClient()
+        .newUntypedWorkflowStub(
+            "GenerationWorkflow",
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(workflowId)
+                .setTaskQueue(TaskQueues.OPERATIONS)
+                .build())
+        .start("not a request", "nor carried state");
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(get("/metrics", null).body())
+                    .containsPattern(
+                        "(?m)^temporal_workflow_task_execution_failed_total\\{.*workflow_type=\"GenerationWorkflow\".*\\} [1-9]"));
+    assertThat(
+            WorkflowTaskFailures.latest(
+                temporal.getWorkflowServiceStubs(), temporal.getNamespace(), workflowId))
+        .hasValueSatisfying(why -> assertThat(why).contains("GenerationRequest"));
+    assertThat(
+            WorkflowTaskFailures.latest(
+                temporal.getWorkflowServiceStubs(),
+                temporal.getNamespace(),
+                client.start(GenerationHarness.request("op-runs")).workflowId()))
+        .isEmpty();
   }
 
   @Test

@@ -53,17 +53,20 @@ final class ShowCommand implements Runnable {
       history = access.ledger(ledger -> ledger.history(operationId));
       evidence = access.ledger(ledger -> ledger.reviewEvidence(operationId));
     }
+    WorkflowAnswers workflow = askWorkflow(row);
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       ObjectNode full = OperationJson.full(row, history);
       full.put("end_reason", EndReason.of(row, history).orElse(null));
+      full.put("workflow", workflow.state());
       evidence.ifPresent(e -> full.set("review_evidence", OperationJson.parse(e.evidenceJson())));
       out.println(OperationJson.pretty(full));
       return;
     }
     printOperation(out, row);
     field(out, "why", EndReason.of(row, history).orElse("-"));
-    printEvidence(out, row, evidence);
+    field(out, "workflow", workflow.state());
+    printEvidence(out, row, evidence, workflow);
     out.println();
     out.println("history (" + history.size() + " entries, oldest first):");
     TextTable table = new TextTable("AT", "REV", "OWNER", "EVENT", "FROM -> TO", "DETAILS");
@@ -77,6 +80,39 @@ final class ShowCommand implements Runnable {
           "{}".equals(transition.detailsJson()) ? "" : transition.detailsJson());
     }
     table.print(out);
+  }
+
+  /**
+   * What the workflow of an operation that has not ended says: whether it can run at all (a
+   * workflow task that keeps failing, docs/operations.md "The workflow cannot run"), and, in
+   * review, the resolutions it refused (they live in the workflow, not the table).
+   *
+   * @param state {@code running}, {@code ended}, {@code the workflow cannot run: <why>}, or why
+   *     Temporal could not be asked
+   */
+  private record WorkflowAnswers(String state, Optional<List<String>> refused) {}
+
+  private WorkflowAnswers askWorkflow(OperationRow row) {
+    if (row.phase().isTerminal()) {
+      return new WorkflowAnswers("ended", Optional.empty());
+    }
+    try (TemporalConnection temporal =
+        TemporalConnection.open(TemporalSettings.fromEnvironment(env.variables()))) {
+      Optional<String> failure = temporal.workflowTaskFailure(row.operationId());
+      if (failure.isPresent()) {
+        return new WorkflowAnswers("the workflow cannot run: " + failure.get(), Optional.empty());
+      }
+      Optional<List<String>> refused =
+          row.phase() == Phase.IN_REVIEW
+              ? Optional.of(
+                  temporal.generationClient().describe(row.operationId()).rejectedResolutions())
+              : Optional.empty();
+      return new WorkflowAnswers("running", refused);
+    } catch (RuntimeException unavailable) {
+      return new WorkflowAnswers(
+          "unknown (the workflow could not be asked: " + unavailable.getMessage() + ")",
+          Optional.empty());
+    }
   }
 
   private static void printOperation(PrintWriter out, OperationRow row) {
@@ -127,9 +163,13 @@ final class ShowCommand implements Runnable {
 
   /**
    * The evidence Genace gave when the review opened, and, while it is open, the resolutions the
-   * workflow refused (they live in the workflow, not the table: read with its query).
+   * workflow refused.
    */
-  private void printEvidence(PrintWriter out, OperationRow row, Optional<ReviewEvidenceRow> kept) {
+  private static void printEvidence(
+      PrintWriter out,
+      OperationRow row,
+      Optional<ReviewEvidenceRow> kept,
+      WorkflowAnswers workflow) {
     if (kept.isPresent()) {
       field(out, "evidence", ReviewEvidenceText.headline(kept.get()));
       ReviewEvidenceText.jobs(kept.get()).forEach(line -> field(out, "", line));
@@ -137,17 +177,11 @@ final class ShowCommand implements Runnable {
     if (row.phase() != Phase.IN_REVIEW) {
       return;
     }
-    List<String> refused;
-    try (TemporalConnection temporal =
-        TemporalConnection.open(TemporalSettings.fromEnvironment(env.variables()))) {
-      refused = temporal.generationClient().describe(row.operationId()).rejectedResolutions();
-    } catch (RuntimeException unavailable) {
-      field(
-          out,
-          "refused",
-          "unknown (the workflow could not be asked: " + unavailable.getMessage() + ")");
+    if (workflow.refused().isEmpty()) {
+      field(out, "refused", "unknown (see workflow)");
       return;
     }
+    List<String> refused = workflow.refused().get();
     field(out, "refused", refused.isEmpty() ? "none" : refused.size() + " resolution(s)");
     refused.forEach(refusal -> field(out, "", refusal));
   }

@@ -2,6 +2,7 @@ package com.genace.worker.temporal;
 
 import com.genace.worker.telemetry.TemporalTracing;
 import com.genace.workflows.GenerationClient;
+import com.genace.workflows.GenerationWorkflow;
 import io.grpc.StatusRuntimeException;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.temporal.client.WorkflowClient;
@@ -110,6 +111,15 @@ public final class TemporalConnection implements AutoCloseable {
 
   public GenerationClient generationClient() {
     return new GenerationClient(client);
+  }
+
+  /**
+   * Why the operation's workflow cannot run, when its last workflow task failed (see {@link
+   * WorkflowTaskFailures}).
+   */
+  public java.util.Optional<String> workflowTaskFailure(String operationId) {
+    return WorkflowTaskFailures.latest(
+        stubs, client.getOptions().getNamespace(), GenerationWorkflow.workflowId(operationId));
   }
 
   @Override
