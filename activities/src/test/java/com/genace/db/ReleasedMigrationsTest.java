@@ -40,9 +40,10 @@ class ReleasedMigrationsTest {
   /** The current scripts, by version: what Flyway resolves from {@code db/migration}. */
   private static Map<String, Script> current;
 
-  record Script(String version, String script, int checksum) {
+  /** A script and its checksum; a Java migration has none ({@code -} in the manifest). */
+  record Script(String version, String script, Integer checksum) {
     String line() {
-      return version + "\t" + script + "\t" + checksum;
+      return version + "\t" + script + "\t" + (checksum == null ? "-" : checksum);
     }
   }
 
@@ -89,7 +90,7 @@ class ReleasedMigrationsTest {
             Files.readAllLines(directory.resolve(MANIFEST)).stream()
                 .filter(line -> !line.isBlank() && !line.startsWith("#"))
                 .map(line -> line.split("\t"))
-                .map(f -> new Script(f[0], f[1], Integer.parseInt(f[2])))
+                .map(f -> new Script(f[0], f[1], f[2].equals("-") ? null : Integer.valueOf(f[2])))
                 .toList();
         releases.add(new Release(directory.getFileName().toString(), directory, migrations));
       }
@@ -142,7 +143,15 @@ class ReleasedMigrationsTest {
       flyway(ledger.url(), release.newest()).migrate();
 
       Flyway now = flyway(ledger.url(), null);
-      assertThat(now.validateWithResult().validationSuccessful).isTrue();
+      // What migrate validates first: the applied scripts against the current ones; the new
+      // scripts above them are pending, which is what an upgrade applies.
+      var validation =
+          Flyway.configure()
+              .configuration(now.getConfiguration())
+              .ignoreMigrationPatterns("*:pending")
+              .load()
+              .validateWithResult();
+      assertThat(validation.validationSuccessful).as(validation.getAllErrorMessages()).isTrue();
       now.migrate();
       assertThat(now.info().pending()).isEmpty();
     }
