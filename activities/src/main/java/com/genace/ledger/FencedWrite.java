@@ -133,6 +133,7 @@ final class FencedWrite {
   /**
    * When the transition is permitted (with the fence held): usually the phases it leaves, such as
    * {@code o.phase = 'pending'}. A fenced write refused by it leaves a {@code not_permitted} row.
+   * Added in parentheses after the fence, so it can only narrow the write, whatever it contains.
    */
   FencedWrite permittedWhen(String condition) {
     this.permittedWhen = condition;
@@ -150,7 +151,8 @@ final class FencedWrite {
 
   /**
    * Counts an update as applied (and its history row as accepted) only where {@code condition} held
-   * on the row as the statement began, as well as on the row it locked.
+   * on the row as the statement began, as well as on the row it locked. Added in parentheses, as
+   * {@link #permittedWhen} is.
    */
   FencedWrite appliedOnlyIf(String condition) {
     this.appliedOnlyIf = condition;
@@ -173,6 +175,8 @@ final class FencedWrite {
     }
     String fence = fence("a.owner", "a.revision", action);
     String applied = "upd.phase IS NOT NULL" + and(appliedOnlyIf);
+    String appliedFilter =
+        appliedOnlyIf == null ? "" : " CROSS JOIN cur WHERE " + alone(appliedOnlyIf);
     StringBuilder sql = new StringBuilder();
     sql.append("WITH args AS (\n")
         .append("  SELECT ")
@@ -192,7 +196,7 @@ final class FencedWrite {
         .append("    AND ")
         .append(fence)
         .append('\n')
-        .append(indent(permittedWhen, "    AND ", "        "))
+        .append(indent(alone(permittedWhen), "    AND ", "        "))
         .append("  RETURNING o.phase\n")
         .append("),\n")
         .append("log AS (\n")
@@ -213,13 +217,13 @@ final class FencedWrite {
         .append("              ELSE a.details || '{\"denied\": \"lease\"}' END\n")
         .append("  FROM args a CROSS JOIN cur LEFT JOIN upd ON true\n");
     if (quietWhen != null) {
-      sql.append(indent("NOT (" + quietWhen + ")", "  WHERE ", "        "));
+      sql.append(indent("NOT " + alone(quietWhen), "  WHERE ", "        "));
     }
     sql.append(")\n")
         .append("SELECT (SELECT count(*) FROM cur) AS found,\n")
         .append("       coalesce((SELECT fenced FROM cur), false) AS fenced,\n")
         .append("       (SELECT count(*) FROM upd")
-        .append(appliedOnlyIf == null ? "" : " CROSS JOIN cur WHERE " + appliedOnlyIf)
+        .append(appliedFilter)
         .append(") AS applied,\n")
         .append("       NULL::timestamptz AS lease_until\n");
     return SqlStatement.of(name, sql.toString());
@@ -271,7 +275,17 @@ final class FencedWrite {
   }
 
   private static String and(String condition) {
-    return condition == null ? "" : " AND " + condition;
+    return condition == null ? "" : " AND " + alone(condition);
+  }
+
+  /**
+   * A caller's condition in parentheses, so that it is one term wherever it is added: unbracketed,
+   * an {@code OR} in it would bind looser than the fence's {@code AND}s around it ({@code fence AND
+   * x OR y} is {@code (fence AND x) OR y}), and a row that only {@code y} matches would be written,
+   * or counted as applied, whoever holds its lease.
+   */
+  private static String alone(String condition) {
+    return "(" + condition.strip() + ")";
   }
 
   /** {@code text}'s lines, the first after {@code first}, the others after {@code rest}. */

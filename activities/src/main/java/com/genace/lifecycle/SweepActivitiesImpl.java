@@ -181,7 +181,10 @@ public final class SweepActivitiesImpl implements SweepActivities {
     listener.orphanFound(operation.operationId(), closed.get());
   }
 
-  /** The workflow's close status, {@code MISSING} if there is none, empty while it runs. */
+  /**
+   * The workflow's close status ({@link OrphanStatus}), {@code MISSING} if there is none, empty
+   * while something may still finish the operation (running, paused, continued as new, unknown).
+   */
   private Optional<String> closeStatus(String operationId) {
     DescribeWorkflowExecutionRequest request =
         DescribeWorkflowExecutionRequest.newBuilder()
@@ -198,10 +201,14 @@ public final class SweepActivitiesImpl implements SweepActivities {
               .describeWorkflowExecution(request)
               .getWorkflowExecutionInfo()
               .getStatus();
-      if (status == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
-        return Optional.empty();
+      if (OrphanStatus.unknown(status)) {
+        log.warn(
+            "operation {}: its workflow's status is {}, which this worker does not know as closed;"
+                + " left alone (not an orphan)",
+            operationId,
+            OrphanStatus.name(status));
       }
-      return Optional.of(status.name().replace("WORKFLOW_EXECUTION_STATUS_", ""));
+      return OrphanStatus.closed(status);
     } catch (StatusRuntimeException e) {
       if (e.getStatus().getCode() == Status.Code.NOT_FOUND) {
         return Optional.of("MISSING");

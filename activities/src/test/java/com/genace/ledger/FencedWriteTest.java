@@ -3,35 +3,158 @@ package com.genace.ledger;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.genace.db.Sql;
 import com.genace.db.SqlStatement;
 import com.genace.model.NextAction;
+import com.genace.testing.LedgerFixtures;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The fenced write's shape as the builder produces it, without a database: the statements that run
- * it are guarded by the ledger's tests (LeaseFencingTest, LeaseSafetyPropertyTest and the others).
+ * Fenced writes built by the builder, run on the real PostgreSQL: whatever condition a write adds
+ * (an {@code OR} included), a stale lease writes nothing, and a write under a live lease changes
+ * its own row only. (The ledger's own statements are guarded by the ledger's tests:
+ * LeaseFencingTest, LeaseSafetyPropertyTest and the others.)
  */
 class FencedWriteTest {
 
-  private static final String FENCE_ON_DELIVER =
-      "o.lease_owner = a.owner AND o.revision = a.revision AND o.next_action = 'deliver'"
-          + " AND o.lease_until > clock_timestamp()";
+  private static final String OP = "op-fenced";
+  private static final String BYSTANDER = "op-bystander";
 
-  private static SqlStatement delivered() {
-    return FencedWrite.named("record_delivered")
-        .action(NextAction.DELIVER)
-        .args("details jsonb", "manifest jsonb")
-        .set(
-            """
-            phase = 'delivered', next_action = 'none', delivery_manifest = a.manifest,
-            lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp()
-            """)
-        .permittedWhen("o.phase = 'delivering'")
-        .event("delivered")
-        .toStatement();
+  @RegisterExtension
+  final LedgerFixtures fixtures =
+      LedgerFixtures.fresh()
+          .given(
+              f -> {
+                f.observing(OP, "gen_fenced");
+                f.observing(BYSTANDER, "gen_bystander");
+              });
+
+  private final OperationsLedger ledger = fixtures.ledger();
+  private final Sql sql = Sql.of(fixtures.dataSource());
+
+  /** A write that a future change might permit in either of two phases: an {@code OR}. */
+  private static final SqlStatement NOTE_EITHER_PHASE =
+      FencedWrite.named("note_either_phase")
+          .action(NextAction.OBSERVE)
+          .args("details jsonb", "note text")
+          .set("failure_reason = a.note, updated_at = clock_timestamp()")
+          .permittedWhen("o.phase = 'delivering' OR o.phase = 'observing'")
+          .event("noted")
+          .toStatement();
+
+  /** A write counted as applied on either of two conditions of the row as it began: an OR. */
+  private static final SqlStatement NOTE_COUNTED_EITHER_WAY =
+      FencedWrite.named("note_counted_either_way")
+          .action(NextAction.OBSERVE)
+          .args("details jsonb", "note text")
+          .set("failure_reason = a.note, updated_at = clock_timestamp()")
+          .permittedWhen("o.phase = 'observing'")
+          .event("noted")
+          .appliedOnlyIf("cur.phase = 'delivering' OR cur.phase = 'observing'")
+          .toStatement();
+
+  private FenceOutcome write(SqlStatement statement, Lease lease) {
+    return sql.queryExactlyOne(
+        statement,
+        p ->
+            p.text(lease.operationId()) // operation_id
+                .text(lease.owner()) // lease_owner
+                .bigint(lease.revision()) // revision
+                .json("{\"by\": \"" + lease.owner() + "\"}") // transitions.details
+                .text("noted by " + lease.owner()), // failure_reason
+        FenceOutcome::read);
+  }
+
+  /** Claimed by {@code stale}, expired, then claimed by another worker: {@code stale}'s lease. */
+  private Lease overtaken() {
+    Lease stale = fixtures.claim(OP, "worker-stale", NextAction.OBSERVE);
+    fixtures.expireLease(OP);
+    fixtures.claim(OP, "worker-now", NextAction.OBSERVE);
+    return stale;
+  }
+
+  private void assertNothingWritten(FenceOutcome outcome) {
+    assertThat(outcome.applied()).as("rows applied").isZero();
+    assertThat(outcome.fenced()).as("fence held").isFalse();
+    for (String id : List.of(OP, BYSTANDER)) {
+      assertThat(ledger.find(id).orElseThrow().failureReason()).as(id).isEmpty();
+    }
+    assertThat(ledger.history(BYSTANDER)).noneMatch(t -> t.event().equals("noted"));
+    assertThat(ledger.history(OP))
+        .filteredOn(t -> t.event().equals("noted"))
+        .singleElement()
+        .satisfies(
+            t -> {
+              assertThat(t.accepted()).isFalse();
+              assertThat(t.detailsJson()).contains("\"denied\": \"lease\"");
+            });
+  }
+
+  @Test
+  void a_stale_owner_writes_nothing_through_a_condition_with_an_or() {
+    Lease stale = overtaken();
+    long revision = ledger.find(OP).orElseThrow().revision();
+
+    // The stale owner under the row's current revision: only the owner is wrong.
+    FenceOutcome outcome =
+        write(
+            NOTE_EITHER_PHASE,
+            new Lease(OP, stale.owner(), revision, NextAction.OBSERVE, stale.until()));
+
+    assertNothingWritten(outcome);
+  }
+
+  @Test
+  void a_stale_revision_writes_nothing_through_a_condition_with_an_or() {
+    Lease stale = overtaken();
+    OperationRow now = ledger.find(OP).orElseThrow();
+
+    // The current owner under the revision it no longer holds.
+    FenceOutcome outcome =
+        write(
+            NOTE_EITHER_PHASE,
+            new Lease(
+                OP,
+                now.leaseOwner().orElseThrow(),
+                stale.revision(),
+                NextAction.OBSERVE,
+                stale.until()));
+
+    assertThat(stale.revision()).isLessThan(now.revision());
+    assertNothingWritten(outcome);
+  }
+
+  @Test
+  void an_expired_lease_writes_nothing_through_a_condition_with_an_or() {
+    Lease expired = fixtures.claim(OP, "worker-slow", NextAction.OBSERVE);
+    fixtures.expireLease(OP);
+
+    assertNothingWritten(write(NOTE_EITHER_PHASE, expired));
+  }
+
+  @Test
+  void a_stale_write_is_never_logged_as_applied_through_a_count_condition_with_an_or() {
+    assertNothingWritten(write(NOTE_COUNTED_EITHER_WAY, overtaken()));
+  }
+
+  @Test
+  void a_live_lease_writes_its_own_row_and_only_it_through_a_condition_with_an_or() {
+    Lease lease = fixtures.claim(OP, "worker-now", NextAction.OBSERVE);
+
+    FenceOutcome outcome = write(NOTE_EITHER_PHASE, lease);
+
+    assertThat(outcome.applied()).isEqualTo(1);
+    assertThat(ledger.find(OP).orElseThrow().failureReason()).contains("noted by worker-now");
+    assertThat(ledger.find(BYSTANDER).orElseThrow().failureReason()).isEmpty();
+    assertThat(ledger.history(OP))
+        .filteredOn(t -> t.event().equals("noted"))
+        .singleElement()
+        .satisfies(t -> assertThat(t.accepted()).isTrue());
+    assertThat(ledger.history(BYSTANDER)).noneMatch(t -> t.event().equals("noted"));
   }
 
   /** White space of any length as one space: the statement as PostgreSQL parses it. */
@@ -54,108 +177,6 @@ class FencedWriteTest {
             .matcher(flat(sql));
     assertThat(m.find()).as("CTE " + name).isTrue();
     return m.group(1);
-  }
-
-  @Test
-  void the_fence_is_written_once_in_the_read_of_the_row_and_once_in_the_update() {
-    String sql = delivered().sql();
-
-    assertThat(count(flat(sql), FENCE_ON_DELIVER)).isEqualTo(2);
-    assertThat(cte(sql, "cur")).contains("(" + FENCE_ON_DELIVER + ") AS fenced");
-    assertThat(cte(sql, "upd"))
-        .contains(
-            "WHERE o.operation_id = a.operation_id AND "
-                + FENCE_ON_DELIVER
-                + " AND o.phase = 'delivering' RETURNING o.phase");
-    assertThat(count(flat(sql), "clock_timestamp()")).isEqualTo(3); // the fence twice, updated_at
-  }
-
-  @Test
-  void the_fence_alone_is_the_clause_the_statements_share() {
-    assertThat(FencedWrite.fence("a.owner", "a.revision", "'deliver'")).isEqualTo(FENCE_ON_DELIVER);
-    assertThat(FencedWrite.fence("?", "?", "?"))
-        .isEqualTo(
-            "o.lease_owner = ? AND o.revision = ? AND o.next_action = ?"
-                + " AND o.lease_until > clock_timestamp()");
-  }
-
-  @Test
-  void the_lease_is_bound_first_then_the_writes_own_arguments_in_order() {
-    String args = cte(delivered().sql(), "args");
-
-    assertThat(args)
-        .isEqualTo(
-            "SELECT ?::text AS operation_id, ?::text AS owner, ?::bigint AS revision,"
-                + " ?::jsonb AS details, ?::jsonb AS manifest");
-  }
-
-  @Test
-  void a_write_under_the_callers_lease_binds_its_action_after_the_revision_and_fences_on_it() {
-    String sql =
-        FencedWrite.named("cancel")
-            .actionOfTheLease()
-            .args("details jsonb", "failure_reason text")
-            .set("phase = 'abandoned'")
-            .permittedWhen("o.phase IN ('pending', 'observing')")
-            .event("cancelled")
-            .toStatement()
-            .sql();
-
-    assertThat(cte(sql, "args"))
-        .contains("?::bigint AS revision, ?::text AS action, ?::jsonb AS details,");
-    assertThat(count(flat(sql), "o.next_action = a.action AND o.lease_until > clock_timestamp()"))
-        .isEqualTo(2);
-    assertThat(count(sql, "?")).isEqualTo(6);
-  }
-
-  @Test
-  void the_history_row_is_the_transition_or_says_why_it_was_denied() {
-    String log = cte(delivered().sql(), "log");
-
-    assertThat(log)
-        .contains(
-            "SELECT a.operation_id, a.revision, a.owner, 'delivered', cur.phase, upd.phase,"
-                + " upd.phase IS NOT NULL,"
-                + " CASE WHEN upd.phase IS NOT NULL THEN a.details"
-                + " WHEN cur.fenced THEN a.details || '{\"denied\": \"not_permitted\"}'"
-                + " ELSE a.details || '{\"denied\": \"lease\"}' END"
-                + " FROM args a CROSS JOIN cur LEFT JOIN upd ON true")
-        .doesNotContain("WHERE");
-  }
-
-  @Test
-  void it_returns_what_a_fence_outcome_reads() {
-    assertThat(flat(delivered().sql()))
-        .endsWith(
-            "SELECT (SELECT count(*) FROM cur) AS found,"
-                + " coalesce((SELECT fenced FROM cur), false) AS fenced,"
-                + " (SELECT count(*) FROM upd) AS applied,"
-                + " NULL::timestamptz AS lease_until");
-  }
-
-  @Test
-  void a_write_applied_only_on_a_condition_of_the_row_counts_and_logs_by_it() {
-    String sql =
-        FencedWrite.named("record_snapshot")
-            .action(NextAction.OBSERVE)
-            .args("details jsonb", "status text")
-            .reading("o.remote_status", "(o.phase = 'observing') AS newer")
-            .set("remote_status = a.status")
-            .permittedWhen("o.phase = 'observing'")
-            .event("snapshot")
-            .appliedOnlyIf("cur.newer")
-            .quietWhen("cur.fenced AND NOT cur.newer")
-            .toStatement()
-            .sql();
-
-    assertThat(cte(sql, "cur"))
-        .contains("AS fenced, o.remote_status, (o.phase = 'observing') AS newer");
-    assertThat(cte(sql, "log"))
-        .contains("upd.phase, upd.phase IS NOT NULL AND cur.newer, CASE WHEN")
-        .contains("CASE WHEN upd.phase IS NOT NULL AND cur.newer THEN a.details")
-        .endsWith("LEFT JOIN upd ON true WHERE NOT (cur.fenced AND NOT cur.newer)");
-    assertThat(flat(sql))
-        .contains("(SELECT count(*) FROM upd CROSS JOIN cur WHERE cur.newer) AS applied");
   }
 
   @Test

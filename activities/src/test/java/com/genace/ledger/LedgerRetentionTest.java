@@ -1,11 +1,15 @@
 package com.genace.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import com.genace.db.Database;
+import com.genace.db.DatabaseConfig;
 import com.genace.lifecycle.RetentionReport;
 import com.genace.model.NextAction;
 import com.genace.testing.LedgerFixtures;
 import com.genace.testing.QueryPlans;
+import com.genace.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -27,8 +31,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The ledger's retention on the real PostgreSQL: what is due goes with all its rows, nothing else
- * does, batches are bounded and passes go on where the last stopped, and concurrent writers on
- * other connections neither wait for it nor leave rows behind.
+ * does, batches are bounded and passes go on where the last stopped, the hot statements on other
+ * connections never wait for it, and late writers leave no row behind.
  */
 class LedgerRetentionTest {
 
@@ -36,6 +40,11 @@ class LedgerRetentionTest {
   private static final Duration ONE_HOUR = Duration.ofHours(1);
   private static final LedgerRetention.Bounds ROOMY =
       new LedgerRetention.Bounds(500, 5_000, 100, Duration.ofMinutes(1), 0);
+
+  /** Writers on connections of their own, and the rounds each one writes. */
+  private static final int WRITERS = 4;
+
+  private static final int ROUNDS = 20;
 
   @RegisterExtension final LedgerFixtures fixtures = LedgerFixtures.fresh();
 
@@ -166,9 +175,136 @@ class LedgerRetentionTest {
         .doesNotContain("hashed SubPlan");
   }
 
+  /**
+   * A pass held inside its delete transaction: this test locks the evidence row of one operation of
+   * the batch, so the pass, which has deleted (and so locked) every operation of the batch, waits
+   * to delete that evidence. Meanwhile writers on other connections claim, renew and release
+   * unfinished operations and create new ones, on a pool whose {@code lock_timeout} fails any
+   * statement that waits for a lock: whatever the pass holds, it holds until they are done, so a
+   * writer that waited for it would fail, however short the wait would have been otherwise. A
+   * cancel noted on an operation the pass is deleting does wait for it (it locks that row against
+   * the deletion), and then writes nothing.
+   */
   @Test
-  void writers_on_other_connections_never_wait_for_a_pass_and_leave_no_row_behind()
+  void claims_renewals_releases_and_creations_on_other_connections_never_wait_for_a_pass()
       throws Exception {
+    bulkEnded("ended-", 300, 100, 3);
+    evidence("ended-0");
+    for (int i = 0; i < WRITERS; i++) {
+      fixtures.observing("live-" + i, "gen_live_" + i);
+    }
+    ExecutorService threads = Executors.newFixedThreadPool(WRITERS + 2);
+    try (Database patient = pool(Duration.ofMinutes(2));
+        Database impatient = pool(Duration.ofSeconds(1));
+        Connection gate = db.getConnection()) {
+      gate.setAutoCommit(false);
+      int gatePid = lockEvidence(gate, "ended-0");
+      OperationsLedger retention = new OperationsLedger(patient.dataSource());
+      Future<RetentionReport> pass =
+          threads.submit(() -> retention.retention().pass(NINETY_DAYS, ONE_HOUR, ROOMY, () -> {}));
+      await().atMost(Duration.ofMinutes(1)).until(() -> waitingFor(gatePid).size() == 1);
+      int passPid = waitingFor(gatePid).get(0);
+      assertThat(
+              scalar(
+                  "SELECT count(*) FROM (SELECT 1 FROM app_generation_operations"
+                      + " WHERE operation_id LIKE 'ended-%' FOR UPDATE SKIP LOCKED) free"))
+          .as("operations of the batch not locked by the pass")
+          .isZero();
+
+      OperationsLedger hot = new OperationsLedger(impatient.dataSource());
+      List<Future<Integer>> writers = new ArrayList<>();
+      for (int w = 0; w < WRITERS; w++) {
+        String id = "live-" + w;
+        String owner = "writer-" + w;
+        writers.add(
+            threads.submit(
+                () -> {
+                  for (int i = 0; i < ROUNDS; i++) {
+                    ClaimResult claim = hot.claim(id, owner, NextAction.OBSERVE);
+                    assertThat(claim).isInstanceOf(ClaimResult.Acquired.class);
+                    Lease lease = ((ClaimResult.Acquired) claim).lease();
+                    assertThat(hot.renew(lease)).isInstanceOf(RenewResult.Renewed.class);
+                    assertThat(hot.release(lease)).isEqualTo(WriteResult.APPLIED);
+                    assertThat(
+                            hot.create(
+                                new NewOperation(owner + "-new-" + i, "image-v1", "{\"p\": 1}")))
+                        .isTrue();
+                  }
+                  return ROUNDS;
+                }));
+      }
+      for (Future<Integer> writer : writers) {
+        assertThat(writer.get()).isEqualTo(ROUNDS); // a statement that waited fails here
+      }
+
+      Future<Boolean> note =
+          threads.submit(() -> retention.noteCancelAfterEnd("ended-1", "w", "someone", "late"));
+      await().atMost(Duration.ofMinutes(1)).until(() -> waitingFor(passPid).size() == 1);
+      gate.rollback();
+
+      assertThat(pass.get().operationsDeleted()).isEqualTo(300);
+      assertThat(note.get()).as("a note on an operation deleted meanwhile").isFalse();
+    } finally {
+      threads.shutdownNow();
+    }
+    assertThat(operations())
+        .hasSize(WRITERS + WRITERS * ROUNDS)
+        .allMatch(id -> id.startsWith("live-") || id.startsWith("writer-"));
+    assertThat(
+            scalar(
+                "SELECT count(*) FROM app_generation_transitions t WHERE NOT EXISTS (SELECT 1 FROM"
+                    + " app_generation_operations o WHERE o.operation_id = t.operation_id)"))
+        .isZero();
+  }
+
+  /**
+   * A pool of its own on the test database, whose statements wait for a lock up to {@code lock}.
+   */
+  private static Database pool(Duration lock) {
+    return Database.open(
+        new DatabaseConfig(
+            TestDatabase.url(), WRITERS + 2, Duration.ofSeconds(5), lock, lock.plusMinutes(1)));
+  }
+
+  /** Locks the operation's evidence row in {@code gate}'s transaction; the gate's backend pid. */
+  private static int lockEvidence(Connection gate, String operationId) throws SQLException {
+    try (PreparedStatement s =
+        gate.prepareStatement(
+            "SELECT pg_backend_pid() FROM app_review_evidence WHERE operation_id = ? FOR UPDATE")) {
+      s.setString(1, operationId);
+      try (ResultSet rs = s.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        return rs.getInt(1);
+      }
+    }
+  }
+
+  /** The backends waiting for a lock that backend {@code pid} holds. */
+  private List<Integer> waitingFor(int pid) {
+    try (Connection c = db.getConnection();
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT pid FROM pg_stat_activity WHERE ? = ANY (pg_blocking_pids(pid))")) {
+      s.setInt(1, pid);
+      try (ResultSet rs = s.executeQuery()) {
+        List<Integer> pids = new ArrayList<>();
+        while (rs.next()) {
+          pids.add(rs.getInt(1));
+        }
+        return pids;
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Writers on other connections while passes run, over and over: a cancel noted on an ended
+   * operation (which may wait for the batch that deletes it, see above) is never left behind
+   * without its operation, and the hot statements go on.
+   */
+  @Test
+  void writers_on_other_connections_leave_no_row_behind_a_pass() throws Exception {
     bulkEnded("ended-", 3_000, 100, 3);
     for (int i = 0; i < 8; i++) {
       fixtures.observing("live-" + i, "gen_live_" + i);
@@ -212,7 +348,7 @@ class LedgerRetentionTest {
       } while (!passes.get(passes.size() - 1).complete());
       running.set(false);
       for (Future<?> writer : writers) {
-        writer.get(); // a lock or statement timeout would fail here
+        writer.get(); // any error, a lock or statement timeout included, fails here
       }
     } finally {
       running.set(false);

@@ -14,14 +14,19 @@ import com.genace.model.ReviewReason;
 import com.genace.review.ReviewResolution;
 import com.genace.testing.DatabaseExtension;
 import com.genace.worker.support.GenerationHarness;
+import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationWorkflow;
 import com.genace.workflows.OperationResult;
 import com.genace.workflows.TaskQueues;
+import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
+import io.temporal.common.WorkflowExecutionHistory;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,12 +37,18 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A workflow that ends without running any code of ours (terminated, timed out) leaves its ledger
  * row unfinished; the sweeper workflow (run here directly: the Java test server has no schedules)
- * puts each such row in review and starts a run that waits for its resolution.
+ * puts each such row in review and starts a run that waits for its resolution. Only those: a
+ * running workflow, one that continued as new (its successor runs) and a finished operation are
+ * left alone (a paused one too: the test server cannot pause, see OrphanStatusTest).
  */
 @ExtendWith(DatabaseExtension.class)
 class OrphanSweepTest {
 
   @TempDir Path artifacts;
+
+  /** Refused resolutions enough to pass a run's history budget (2,000 events) by themselves. */
+  private static final int FLOOD = 2_500;
+
   private GenerationHarness harness;
   private final AtomicInteger sweeps = new AtomicInteger();
 
@@ -166,13 +177,67 @@ class OrphanSweepTest {
 
   @Test
   void running_and_finished_operations_are_left_alone() throws Exception {
+    harness.simulator.setFaults(harness.simulator.faults().withJobDurationMs(100));
+    harness.client.start(request("op-finished"));
+    assertThat(harness.client.awaitResult("op-finished", Duration.ofMinutes(1)).phase())
+        .isEqualTo(Phase.DELIVERED);
+    await()
+        .until(
+            () ->
+                status("op-finished")
+                    == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
+    List<TransitionRow> finishedHistory = harness.ledger.history("op-finished");
+    harness.simulator.setFaults(harness.simulator.faults().withJobDurationMs(600_000));
     harness.client.start(request("op-running"));
     harness.awaitPhase("op-running", Phase.OBSERVING);
 
     SweepReport report = sweep();
 
-    assertThat(report.checked()).isEqualTo(1);
+    assertThat(report.checked()).as("unfinished operations checked: the running one").isEqualTo(1);
     assertThat(report.orphans()).isEmpty();
     assertThat(harness.row("op-running").phase()).isEqualTo(Phase.OBSERVING);
+    assertThat(harness.row("op-finished").phase()).isEqualTo(Phase.DELIVERED);
+    assertThat(harness.ledger.history("op-finished")).isEqualTo(finishedHistory);
+    assertThat(status("op-finished"))
+        .as("no run started again for a finished operation")
+        .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
+  }
+
+  @Test
+  void an_operation_whose_workflow_continued_as_new_is_left_alone() {
+    // A review wait flooded with refused resolutions while no worker polls: the run takes the
+    // flood in one workflow task and continues as new (as LongWaitsTest's flood does).
+    harness.simulator.setFaults(harness.simulator.faults().withLosePostResponseNext(1));
+    harness.client.start(request("op-continued"));
+    harness.awaitPhase("op-continued", Phase.IN_REVIEW);
+    await().until(() -> harness.client.describe("op-continued").awaitsOperator());
+    WorkflowStub workflow =
+        harness
+            .temporal
+            .getWorkflowClient()
+            .newUntypedWorkflowStub(GenerationWorkflow.workflowId("op-continued"));
+    harness.temporal.getWorkerFactory().suspendPolling();
+    for (int i = 0; i < FLOOD; i++) {
+      workflow.signal(GenerationClient.RESOLUTION_SIGNAL, "not a resolution " + i);
+    }
+    harness.temporal.getWorkerFactory().resumePolling();
+    await().atMost(Duration.ofSeconds(60)).until(() -> harness.runs("op-continued").size() == 2);
+    List<WorkflowExecutionHistory> runs = harness.runs("op-continued");
+    assertThat(runs.get(0).getLastEvent().getEventType())
+        .isEqualTo(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW);
+    await().until(() -> harness.client.describe("op-continued").awaitsOperator());
+
+    SweepReport report = sweep();
+
+    assertThat(report.checked()).isEqualTo(1);
+    assertThat(report.orphans()).isEmpty();
+    assertThat(harness.ledger.history("op-continued"))
+        .noneMatch(t -> t.event().equals("workflow_closed"));
+    assertThat(harness.row("op-continued").phase()).isEqualTo(Phase.IN_REVIEW);
+    assertThat(harness.row("op-continued").reviewReason())
+        .contains(ReviewReason.POST_OUTCOME_UNKNOWN.wire());
+    assertThat(harness.runs("op-continued")).as("no run started by the sweeper").hasSize(2);
+    assertThat(status("op-continued"))
+        .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
   }
 }
