@@ -9,8 +9,8 @@ import io.temporal.workflow.Workflow;
  *
  * <p>The rule (docs/workflow-versions.md): a change to workflow code that running workflows would
  * replay differently ships with its change id here, asked where the change is; the released
- * histories ({@code release/<version>/}) keep replaying. A branch is deleted only once the
- * releases whose runs take it are retired (no open run), and its removal names that release.
+ * histories ({@code release/<version>/}) keep replaying. A branch is deleted only once the releases
+ * whose runs take it are retired (no open run), and its removal names that release.
  */
 final class VersionMarkers {
 
