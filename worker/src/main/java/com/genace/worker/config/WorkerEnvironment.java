@@ -25,9 +25,10 @@ import java.util.Optional;
 final class WorkerEnvironment {
 
   /**
-   * The longest a delivery's download or S3 call may go without a byte: a delivery heartbeats only
-   * while bytes flow (at most every 10 s), and its heartbeat timeout is 60 s, so a longer stall
-   * would have Temporal start another attempt beside the stalled one.
+   * The longest a delivery's download or S3 call may go without a byte: a link silent that long is
+   * broken, and the attempt fails and is retried rather than holding its lease (a delivery
+   * heartbeats and renews while its store call is under way) with the delivery's heartbeat timeout
+   * of 60 s as the last resort.
    */
   static final int MAX_STALL_SECONDS = 45;
 
