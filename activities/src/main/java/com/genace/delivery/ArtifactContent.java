@@ -8,6 +8,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.LongConsumer;
 
 /**
@@ -26,11 +27,15 @@ public final class ArtifactContent implements Closeable {
   private final String sha256;
   private final String contentType;
   private final Checked stream;
+  private final LongConsumer progress;
+  private long uploaded;
+  private RuntimeException progressFailure;
 
   /**
    * @param source the bytes; closed with this content
    * @param key the key they are stored under, for messages
-   * @param progress told the number of bytes read so far, every {@value #PROGRESS_STEP} bytes
+   * @param progress told the number of bytes moved so far, every {@value #PROGRESS_STEP} bytes:
+   *     read from {@code source}, and, while a store uploads them, sent on ({@link #uploading})
    */
   public ArtifactContent(
       InputStream source,
@@ -43,7 +48,8 @@ public final class ArtifactContent implements Closeable {
     this.bytes = bytes;
     this.sha256 = Objects.requireNonNull(sha256, "sha256");
     this.contentType = Objects.requireNonNull(contentType, "contentType");
-    this.stream = new Checked(Objects.requireNonNull(source, "source"), progress);
+    this.progress = progress == null ? n -> {} : progress;
+    this.stream = new Checked(Objects.requireNonNull(source, "source"), this.progress);
   }
 
   public long bytes() {
@@ -61,6 +67,60 @@ public final class ArtifactContent implements Closeable {
   /** The checking stream: throws {@link ArtifactMismatchException} as described above. */
   public InputStream stream() {
     return stream;
+  }
+
+  /**
+   * {@code body}, a request body a store sends these bytes in (a part, the whole object), telling
+   * the progress listener as the store's client reads it to send it: uploading moves the transfer
+   * on as downloading does, so a slow upload keeps the delivery's heartbeat and lease. A client
+   * that reads a body twice (to sign it, to resend it) reports it twice. A failure of the listener
+   * (a lease that could not be renewed) stops the read and is kept for {@link #progressFailure}: a
+   * client that wraps it in its own exception must not turn it into a storage failure.
+   */
+  public InputStream uploading(InputStream body) {
+    return new FilterInputStream(body) {
+      private long unreported;
+
+      @Override
+      public int read() throws IOException {
+        int b = super.read();
+        if (b >= 0) {
+          sent(1);
+        }
+        return b;
+      }
+
+      @Override
+      public int read(byte[] buffer, int offset, int length) throws IOException {
+        int n = super.read(buffer, offset, length);
+        if (n > 0) {
+          sent(n);
+        }
+        return n;
+      }
+
+      private void sent(int n) {
+        unreported += n;
+        if (unreported < PROGRESS_STEP) {
+          return;
+        }
+        unreported = 0;
+        synchronized (ArtifactContent.this) {
+          uploaded += PROGRESS_STEP;
+          try {
+            progress.accept(uploaded);
+          } catch (RuntimeException e) {
+            progressFailure = e;
+            throw e;
+          }
+        }
+      }
+    };
+  }
+
+  /** What the progress listener threw while an upload was read ({@link #uploading}), if it did. */
+  public synchronized Optional<RuntimeException> progressFailure() {
+    return Optional.ofNullable(progressFailure);
   }
 
   /**

@@ -17,6 +17,7 @@ import com.genace.model.FailureTypes;
 import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import io.temporal.activity.Activity;
+import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,6 +26,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,7 +40,8 @@ import org.slf4j.LoggerFactory;
  *   <li>claim the deliver lease; read the stored snapshot's outputs;
  *   <li>for each output, skip it if the store already holds its key with the same size and SHA-256,
  *       else stream it from Genace into the store, which checks size and SHA-256 before the object
- *       appears; while bytes flow, heartbeat and renew the lease at half-life;
+ *       appears; while bytes flow (downloaded from Genace or uploaded to the store), heartbeat and
+ *       renew the lease at half-life;
  *   <li>record the manifest (each object's key, URI, size and SHA-256) under the lease.
  * </ol>
  *
@@ -52,7 +58,8 @@ public final class DeliveryActivitiesImpl implements DeliveryActivities {
 
   /**
    * How often a delivery under way tells Temporal it lives: well within the activity's heartbeat
-   * timeout (60 s), so that a frozen worker's delivery is still retried within a minute.
+   * timeout (60 s), so that a frozen worker's delivery is still retried within a minute. A shorter
+   * heartbeat timeout gets a heartbeat every third of it ({@link #heartbeatEvery}).
    */
   static final Duration HEARTBEAT_EVERY = Duration.ofSeconds(10);
 
@@ -189,7 +196,7 @@ public final class DeliveryActivitiesImpl implements DeliveryActivities {
               key, store.locate(key), output.bytes(), output.sha256(), output.contentType()));
       keeper.alive();
     }
-    WriteResult written = ledger.recordDelivered(keeper.lease, manifest(artifacts));
+    WriteResult written = ledger.recordDelivered(keeper.lease(), manifest(artifacts));
     if (written != WriteResult.UNCHANGED) {
       held.ended(); // applied: the delivered transition released it; denied: no longer ours
     }
@@ -207,6 +214,7 @@ public final class DeliveryActivitiesImpl implements DeliveryActivities {
   }
 
   private void copy(JobOutput output, String key, LeaseKeeper keeper) {
+    LeaseKeeper.Meanwhile meanwhile = keeper.meanwhile();
     try (ArtifactContent content =
         new ArtifactContent(
             genace.openOutput(output),
@@ -216,28 +224,88 @@ public final class DeliveryActivitiesImpl implements DeliveryActivities {
             output.contentType(),
             bytesSoFar -> keeper.alive())) {
       store.put(key, content);
+    } finally {
+      meanwhile.close();
     }
   }
 
   /**
-   * Keeps the activity and its lease alive while bytes flow: a large artifact can take longer than
-   * the heartbeat timeout and the lease. Heartbeats every {@link #HEARTBEAT_EVERY} from the start
-   * of the delivery, so that a delivery shorter than that (most of them) sends none: each costs a
-   * call to Temporal. Renews at half-life; a denied or uncertain renewal stops the copy, and
-   * Temporal retries under a new claim (what was stored stays and is skipped).
+   * Keeps the activity and its lease alive while bytes move, downloaded from Genace or uploaded to
+   * the store: a large artifact, or a slow link to either, can take longer than the heartbeat
+   * timeout and the lease. Heartbeats every {@link #HEARTBEAT_EVERY} from the start of the
+   * delivery, so that a delivery shorter than that (most of them) sends none: each costs a call to
+   * Temporal. Renews at half-life; a denied or uncertain renewal stops the copy, and Temporal
+   * retries under a new claim (what was stored stays and is skipped).
+   *
+   * <p>The bytes the copy reads and the store's client reads to send are reported ({@link
+   * ArtifactContent}), but not all progress is visible there: the kernel takes megabytes of a
+   * request body into its socket buffer at once and sends them at the link's pace, then the store
+   * waits for its answer. So while the store's put is under way, a timer does the same every {@link
+   * #tickEvery}. Every wait of that put has a deadline of its own (the download's stall and overall
+   * deadlines, S3's stall and request timeouts), so a put that hangs still ends, and a frozen
+   * process stops the timer with everything else.
    */
   private final class LeaseKeeper {
+    private final Duration heartbeatEvery = heartbeatEvery();
+    private final ActivityExecutionContext context = currentContext();
     private Lease lease;
     private Instant lastBeat = clock.instant();
+
+    /** What the timer met (a lost lease, a cancelled activity), for the activity's thread. */
+    private RuntimeException lost;
 
     LeaseKeeper(Lease lease) {
       this.lease = lease;
     }
 
-    void alive() {
+    synchronized Lease lease() {
+      return lease;
+    }
+
+    /**
+     * Called as bytes move, on the activity's thread.
+     *
+     * @throws RuntimeException a lease that could not be renewed, here or by the timer
+     */
+    synchronized void alive() {
+      if (lost != null) {
+        throw lost;
+      }
+      beatAndRenew();
+    }
+
+    /** Ticks every {@link #tickEvery} until closed. */
+    Meanwhile meanwhile() {
+      long period = tickEvery().toMillis();
+      ScheduledFuture<?> ticking =
+          TIMER.scheduleAtFixedRate(this::tick, period, period, TimeUnit.MILLISECONDS);
+      return () -> ticking.cancel(false);
+    }
+
+    private synchronized void tick() {
+      if (lost != null) {
+        return;
+      }
+      try {
+        beatAndRenew();
+      } catch (RuntimeException e) {
+        lost = e;
+      }
+    }
+
+    /** Often enough for both the heartbeat and the renewal at half-life. */
+    private Duration tickEvery() {
+      Duration quarterLease = ledger.leaseDuration().dividedBy(4);
+      Duration every = heartbeatEvery.compareTo(quarterLease) < 0 ? heartbeatEvery : quarterLease;
+      return every.compareTo(MIN_TICK) < 0 ? MIN_TICK : every;
+    }
+
+    private void beatAndRenew() {
       Instant now = clock.instant();
-      if (!now.isBefore(lastBeat.plus(HEARTBEAT_EVERY))) {
-        Activity.getExecutionContext().heartbeat(null);
+      if (!now.isBefore(lastBeat.plus(heartbeatEvery))) {
+        if (context != null) {
+          context.heartbeat(null);
+        }
         lastBeat = now;
       }
       Duration left = Duration.between(clock.instant(), lease.until());
@@ -251,6 +319,50 @@ public final class DeliveryActivitiesImpl implements DeliveryActivities {
             FailureTypes.LEASE_LOST);
       }
       lease = ok.lease();
+    }
+
+    /** Stops the timer; closing throws nothing. */
+    interface Meanwhile extends AutoCloseable {
+      @Override
+      void close();
+    }
+  }
+
+  /** The shortest period of a keeper's timer. */
+  private static final Duration MIN_TICK = Duration.ofMillis(100);
+
+  /**
+   * One thread ticks for every delivery under way: each tick is at most a heartbeat (buffered by
+   * the SDK) and, at half-life, one ledger statement.
+   */
+  private static final ScheduledExecutorService TIMER =
+      Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "delivery-lease-keeper");
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  /** This attempt's context, to heartbeat from the timer's thread; null outside an activity. */
+  private static ActivityExecutionContext currentContext() {
+    try {
+      return Activity.getExecutionContext();
+    } catch (RuntimeException outsideAnActivity) {
+      return null;
+    }
+  }
+
+  /**
+   * {@link #HEARTBEAT_EVERY}, or a third of this attempt's heartbeat timeout when that is shorter;
+   * outside an activity (Temporal's activity test environment has no timeout), the former.
+   */
+  private static Duration heartbeatEvery() {
+    try {
+      Duration timeout = Activity.getExecutionContext().getInfo().getHeartbeatTimeout();
+      Duration third = timeout.dividedBy(3);
+      return third.isZero() || third.compareTo(HEARTBEAT_EVERY) >= 0 ? HEARTBEAT_EVERY : third;
+    } catch (RuntimeException outsideAnActivity) {
+      return HEARTBEAT_EVERY;
     }
   }
 

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -28,6 +29,10 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  *       before {@code CompleteMultipartUpload}, and any failure aborts the upload. S3 shows no
  *       object until the upload completes, so a partial upload is never taken for a complete one.
  * </ol>
+ *
+ * <p>The bytes of every request body are reported as they are read to be sent ({@link
+ * ArtifactContent#uploading}): a slow upload keeps the delivery's heartbeat and lease as a slow
+ * download does.
  *
  * <p>Heap per upload in progress is at most one part ({@value #DEFAULT_PART_SIZE} bytes by
  * default), whatever the artifact's size.
@@ -107,6 +112,12 @@ public final class S3ArtifactStore implements ArtifactStore {
     } catch (IOException e) {
       throw new ArtifactStoreException("could not store " + locate(key) + ": " + e.getMessage(), e);
     } catch (SdkException e) {
+      // A lease lost while the upload moved is that failure, whatever the SDK wrapped it in.
+      Optional<RuntimeException> lost = content.progressFailure();
+      if (lost.isPresent()) {
+        lost.get().addSuppressed(e);
+        throw lost.get();
+      }
       throw failure("could not store " + locate(key), e);
     }
   }
@@ -131,7 +142,10 @@ public final class S3ArtifactStore implements ArtifactStore {
                 .contentType(content.contentType())
                 .contentLength((long) bytes.length)
                 .metadata(metadata(content)),
-        RequestBody.fromBytes(bytes));
+        RequestBody.fromContentProvider(
+            () -> content.uploading(new ByteArrayInputStream(bytes)),
+            bytes.length,
+            content.contentType()));
   }
 
   private void putInParts(String objectKey, ArtifactContent content) throws IOException {
@@ -165,7 +179,7 @@ public final class S3ArtifactStore implements ArtifactStore {
                             .contentLength((long) read),
                     // The SDK may resend a part: it reads the buffer again, never the source.
                     RequestBody.fromContentProvider(
-                        () -> new ByteArrayInputStream(buffer, 0, read),
+                        () -> content.uploading(new ByteArrayInputStream(buffer, 0, read)),
                         read,
                         content.contentType()))
                 .eTag();

@@ -23,6 +23,7 @@ import com.genace.workflows.GenerationRequest;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,8 +37,8 @@ import org.slf4j.LoggerFactory;
  *   <li>claim the dispatch lease (a {@code submitting} operation goes to review instead); reserve
  *       the allowance if there is one; commit {@code submitting} (with no allowance, in the claim's
  *       own statement); check the gate again, for a pause that began meanwhile, and that the claim
- *       is recent enough for the POST to leave under a live lease ({@link #sendWithin}); if either
- *       says no, record {@code not_sent};
+ *       is recent enough for the POST's answer to be recorded under the lease ({@link SendWindow});
+ *       if either says no, record {@code not_sent};
  *   <li>POST once; record the outcome under the same lease (an outcome the ledger did not take is
  *       reported as {@link OutcomeRecorder#record} says), then settle the allowance; a refusal of
  *       the whole account opens the fleet-wide circuit (part of the gate), so that no worker sends
@@ -61,9 +62,18 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
   private final SpendingAllowance allowance;
   private final ActivityStats stats;
   private final OutcomeRecorder recorder;
+  private final SendWindow window;
 
+  /** A monotonic clock in nanoseconds ({@link System#nanoTime}), which tests set. */
+  private final LongSupplier nanoTime;
+
+  /** With no listener, allowance, circuit or counts. */
   public DispatchActivitiesImpl(
-      OperationsLedger ledger, GenaceClient genace, String owner, DispatchGate gate) {
+      OperationsLedger ledger,
+      GenaceClient genace,
+      String owner,
+      DispatchGate gate,
+      SendWindow window) {
     this(
         ledger,
         genace,
@@ -72,13 +82,17 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
         DispatchListener.NONE,
         SpendingAllowance.UNLIMITED,
         DispatchCircuit.NONE,
-        ActivityStats.NONE);
+        ActivityStats.NONE,
+        window);
   }
 
-  /**
-   * @param circuit opened by a refusal of the account; read before every POST, on top of {@code
-   *     gate}, because another worker may have opened it a moment ago
-   */
+  /** With the default {@link SendWindow} and no listener, allowance, circuit or counts. */
+  public DispatchActivitiesImpl(
+      OperationsLedger ledger, GenaceClient genace, String owner, DispatchGate gate) {
+    this(ledger, genace, owner, gate, SendWindow.DEFAULT);
+  }
+
+  /** With the default {@link SendWindow}. */
   public DispatchActivitiesImpl(
       OperationsLedger ledger,
       GenaceClient genace,
@@ -88,6 +102,42 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
       SpendingAllowance allowance,
       DispatchCircuit circuit,
       ActivityStats stats) {
+    this(ledger, genace, owner, gate, listener, allowance, circuit, stats, SendWindow.DEFAULT);
+  }
+
+  /**
+   * @param circuit opened by a refusal of the account; read before every POST, on top of {@code
+   *     gate}, because another worker may have opened it a moment ago
+   * @param window how long after its claim a POST may leave: it must match {@code genace}'s read
+   *     timeout
+   */
+  public DispatchActivitiesImpl(
+      OperationsLedger ledger,
+      GenaceClient genace,
+      String owner,
+      DispatchGate gate,
+      DispatchListener listener,
+      SpendingAllowance allowance,
+      DispatchCircuit circuit,
+      ActivityStats stats,
+      SendWindow window) {
+    this(
+        ledger, genace, owner, gate, listener, allowance, circuit, stats, window, System::nanoTime);
+  }
+
+  DispatchActivitiesImpl(
+      OperationsLedger ledger,
+      GenaceClient genace,
+      String owner,
+      DispatchGate gate,
+      DispatchListener listener,
+      SpendingAllowance allowance,
+      DispatchCircuit circuit,
+      ActivityStats stats,
+      SendWindow window,
+      LongSupplier nanoTime) {
+    this.window = window;
+    this.nanoTime = nanoTime;
     this.ledger = ledger;
     this.genace = genace;
     this.owner = owner;
@@ -131,7 +181,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
       return DispatchResult.of(DispatchOutcome.PAUSED, closedBeforeClaim.get());
     }
     // The lease is counted from before its statement: never later than the database counts it.
-    long claimStarted = System.nanoTime();
+    long claimStarted = nanoTime.getAsLong();
     Lease lease = null;
     CreateRequest request;
     try {
@@ -170,8 +220,8 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
       if (closed.isPresent()) {
         return notSentAfterClaim(lease, DispatchOutcome.PAUSED, closed.get());
       }
-      Duration held = Duration.ofNanos(System.nanoTime() - claimStarted);
-      Duration sendWithin = sendWithin(ledger.leaseDuration());
+      Duration held = Duration.ofNanos(nanoTime.getAsLong() - claimStarted);
+      Duration sendWithin = window.sendWithin(ledger.leaseDuration());
       if (held.compareTo(sendWithin) > 0) {
         return notSentAfterClaim(
             lease,
@@ -180,7 +230,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
                 + held.toMillis()
                 + " ms ago, and a POST leaves only within "
                 + sendWithin.toMillis()
-                + " ms of its claim");
+                + " ms of its claim (the lease, less the read timeout and the recording margin)");
       }
     } catch (RuntimeException e) {
       if (lease != null) {
@@ -215,15 +265,6 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     } finally {
       listener.finished(lease);
     }
-  }
-
-  /**
-   * How soon after its claim a POST must leave: while a third of the lease remains, so that a pause
-   * of up to that third between this check and the send (a GC pause, a frozen process) still sends
-   * under a live lease. Measured on this process's monotonic clock from before the claim statement.
-   */
-  static Duration sendWithin(Duration lease) {
-    return lease.multipliedBy(2).dividedBy(3);
   }
 
   /** Nothing was sent after the claim: recorded, and the allowance released. */

@@ -5,24 +5,35 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.genace.delivery.support.Artifacts;
 import com.genace.testing.OwnThread;
+import com.genace.testing.S3Server;
+import com.genace.testkit.ThrottledLink;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.URI;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * An S3 endpoint that accepts connections and then neither reads nor answers: every store call ends
- * with a retryable {@link ArtifactStoreException} once its {@link S3Timeouts} pass, and frees its
- * thread. Nothing asserts a duration: a call that hung would not return within the generous join.
+ * An S3 that stops: an endpoint that accepts connections and then neither reads nor answers, and a
+ * real S3 (S3Proxy) whose link stops carrying an upload's part. Every store call ends with a
+ * retryable {@link ArtifactStoreException} caused by the {@link S3Timeouts} that name it, frees its
+ * thread, and publishes no object. Nothing asserts a duration: a call that hung would not return
+ * within the generous join.
  */
 class StalledS3DeliveryTest {
 
@@ -54,17 +65,80 @@ class StalledS3DeliveryTest {
   }
 
   @Test
-  void an_s3_that_stops_reading_an_upload_fails_the_put_within_the_request_timeout()
+  void an_s3_that_stops_reading_a_part_fails_the_multipart_put_at_its_request_timeout()
       throws Exception {
-    // The socket timeout is long and sees no write anyway: only the request timeout can end it.
-    byte[] bytes = Artifacts.random(S3ArtifactStore.DEFAULT_PART_SIZE, 1);
-    try (ArtifactStore store = open(new S3Timeouts(Duration.ofMinutes(10), Duration.ofSeconds(2)));
-        ArtifactContent content = Artifacts.content(KEY, bytes)) {
-      Throwable thrown = onItsOwnThread(() -> catchThrowable(() -> store.put(KEY, content)));
+    S3Server server = S3Server.get();
+    URI endpoint = server.endpoint();
+    // Larger than a part: the multipart path. Each connection's first MiB reaches S3 (the request
+    // that starts the upload, and the start of part 1); then S3 reads no more.
+    byte[] bytes = Artifacts.random(S3ArtifactStore.DEFAULT_PART_SIZE + 1, 1);
+    try (S3Client admin = server.client();
+        ThrottledLink link =
+            ThrottledLink.stallingAfter(
+                new InetSocketAddress(endpoint.getHost(), endpoint.getPort()), 1024 * 1024)) {
+      String bucket = server.newBucket(admin);
+      Map<String, String> env = new HashMap<>(server.environment());
+      env.put("AWS_ENDPOINT_URL", "http://127.0.0.1:" + link.port());
+      env.put(ArtifactLocation.URL_VARIABLE, "s3://" + bucket + "/prefix");
+      AtomicInteger uploadsSeen = new AtomicInteger();
+      // The socket timeout is long and sees no write anyway: only the request timeout can end it.
+      try (ArtifactStore store =
+              ArtifactStores.open(
+                  ArtifactLocation.fromEnvironment(env),
+                  env,
+                  new S3Timeouts(Duration.ofMinutes(10), Duration.ofSeconds(2)));
+          ArtifactContent content = Artifacts.content(KEY, bytes);
+          Watcher watcher =
+              new Watcher(() -> uploadsSeen.accumulateAndGet(uploads(admin, bucket), Math::max))) {
+        Throwable thrown = onItsOwnThread(() -> catchThrowable(() -> store.put(KEY, content)));
 
-      assertThat(thrown)
-          .isInstanceOf(ArtifactStoreException.class)
-          .hasMessageStartingWith("could not store s3://bucket/prefix/" + KEY);
+        assertThat(thrown)
+            .isInstanceOf(ArtifactStoreException.class)
+            .hasMessageStartingWith("could not store s3://" + bucket + "/prefix/" + KEY);
+        // Ended by the SDK's request timeout (or the call's, its retries included).
+        assertThat(thrown.getCause())
+            .isInstanceOfAny(ApiCallAttemptTimeoutException.class, ApiCallTimeoutException.class);
+      }
+      assertThat(uploadsSeen).as("multipart uploads under way while S3 stalled").hasValue(1);
+      // No object: S3 shows none until an upload completes. (The store's abort is best effort: S3
+      // may refuse it while the stalled part is still open on its side, as S3Proxy does here, and
+      // a bucket lifecycle rule removes what is left; docs/artifact-storage.md.)
+      assertThat(admin.listObjectsV2(b -> b.bucket(bucket)).contents())
+          .extracting(S3Object::key)
+          .noneMatch(key -> key.endsWith(KEY));
+    }
+  }
+
+  private static int uploads(S3Client admin, String bucket) {
+    return admin.listMultipartUploads(b -> b.bucket(bucket)).uploads().size();
+  }
+
+  /** Runs {@code look} every 50 ms on a thread of its own until closed. */
+  private static final class Watcher implements AutoCloseable {
+    private final Thread thread;
+
+    Watcher(Runnable look) {
+      thread =
+          new Thread(
+              () -> {
+                while (!Thread.currentThread().isInterrupted()) {
+                  look.run();
+                  try {
+                    Thread.sleep(50);
+                  } catch (InterruptedException e) {
+                    return;
+                  }
+                }
+              },
+              "multipart-watcher");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      thread.interrupt();
+      thread.join();
     }
   }
 

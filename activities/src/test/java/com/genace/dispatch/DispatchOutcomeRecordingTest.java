@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -31,9 +32,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * What happens between a dispatch claim and the recording of its outcome: no POST leaves late in
- * its lease, an outcome the ledger did not take is never reported as if it had, and the allowance
- * is settled after the outcome, whose recording its failure does not change.
+ * What happens between a dispatch claim and the recording of its outcome: no POST leaves when its
+ * answer could come back too late to be recorded under its lease, an outcome the ledger did not
+ * take is never reported as if it had, and the allowance is settled after the outcome, whose
+ * recording its failure does not change.
  */
 @ExtendWith(DatabaseExtension.class)
 class DispatchOutcomeRecordingTest {
@@ -58,31 +60,68 @@ class DispatchOutcomeRecordingTest {
     return ledger;
   }
 
-  /** Open; its second reading, the one after the claim, first pauses this long. */
-  private static DispatchGate pausingAfterTheClaim(Duration pause) {
+  /** A 45 s lease, a 30 s read timeout and a 3 s recording margin: a POST leaves within 12 s. */
+  private static final Duration LEASE = Duration.ofSeconds(45);
+
+  private static final SendWindow WINDOW =
+      new SendWindow(Duration.ofSeconds(30), Duration.ofSeconds(3));
+
+  /** A monotonic clock that moves only when told. */
+  private final AtomicLong nanos = new AtomicLong();
+
+  /** Open; its second reading, the one after the claim, first moves the clock this far. */
+  private DispatchGate advancingAfterTheClaim(Duration elapsed) {
     AtomicInteger readings = new AtomicInteger();
     return () -> {
       if (readings.incrementAndGet() == 2) {
-        sleep(pause);
+        nanos.addAndGet(elapsed.toNanos());
       }
       return Optional.empty();
     };
   }
 
+  private DispatchActivitiesImpl dispatcherWhoseClaimIsThisOld(
+      OperationsLedger ledger, Duration elapsed) {
+    return new DispatchActivitiesImpl(
+        ledger,
+        genace,
+        "worker-a",
+        advancingAfterTheClaim(elapsed),
+        DispatchListener.NONE,
+        SpendingAllowance.UNLIMITED,
+        DispatchCircuit.NONE,
+        ActivityStats.NONE,
+        WINDOW,
+        nanos::get);
+  }
+
   @Test
-  void a_pause_between_claim_and_post_past_the_lease_margin_sends_nothing(DataSource db) {
-    Duration lease = Duration.ofSeconds(6);
-    OperationsLedger ledger = ledgerWith(db, lease);
-    DispatchActivitiesImpl dispatcher =
-        new DispatchActivitiesImpl(
-            ledger, genace, "worker-a", pausingAfterTheClaim(Duration.ofMillis(4500)));
+  void a_post_leaves_while_its_answer_and_recording_still_fit_in_the_lease(DataSource db) {
+    OperationsLedger ledger = ledgerWith(db, LEASE);
 
-    DispatchResult result = dispatcher.dispatch("op-1");
+    // 12 s after the claim: 12 + 30 + 3 = 45, the answer can still be recorded under the lease.
+    DispatchResult result =
+        dispatcherWhoseClaimIsThisOld(ledger, Duration.ofSeconds(12)).dispatch("op-1");
 
-    // 4.5 s after the claim, past the 4 s (two thirds of the lease) within which a POST leaves.
-    assertThat(DispatchActivitiesImpl.sendWithin(lease)).isEqualTo(Duration.ofSeconds(4));
+    assertThat(result.outcome()).isEqualTo(DispatchOutcome.ACCEPTED);
+    assertThat(simulator.stats().postsTotal()).isEqualTo(1);
+    assertThat(ledger.get("op-1").phase()).isEqualTo(Phase.OBSERVING);
+  }
+
+  @Test
+  void a_post_whose_answer_could_land_after_the_lease_is_not_sent(DataSource db) {
+    OperationsLedger ledger = ledgerWith(db, LEASE);
+
+    // 1 ms later, a 201 taking the whole read timeout would come back 2 s before the lease ends,
+    // with less than the 3 s a recording needs.
+    DispatchResult result =
+        dispatcherWhoseClaimIsThisOld(ledger, Duration.ofSeconds(12).plusMillis(1))
+            .dispatch("op-1");
+
     assertThat(result.outcome()).isEqualTo(DispatchOutcome.NOT_SENT);
-    assertThat(result.detail()).contains("a POST leaves only within 4000 ms of its claim");
+    assertThat(result.detail())
+        .contains("claimed 12001 ms ago")
+        .contains("a POST leaves only within 12000 ms of its claim");
     assertThat(simulator.stats().postsTotal()).isZero();
     OperationRow row = ledger.get("op-1");
     assertThat(row.phase()).isEqualTo(Phase.PENDING);
@@ -90,10 +129,18 @@ class DispatchOutcomeRecordingTest {
     assertThat(row.leaseOwner()).isEmpty();
 
     DispatchResult next =
-        new DispatchActivitiesImpl(ledger, genace, "worker-a", DispatchGate.OPEN).dispatch("op-1");
+        new DispatchActivitiesImpl(ledger, genace, "worker-a", DispatchGate.OPEN, WINDOW)
+            .dispatch("op-1");
     assertThat(next.outcome()).isEqualTo(DispatchOutcome.ACCEPTED);
     assertThat(simulator.stats().postsTotal()).isEqualTo(1);
   }
+
+  /**
+   * For the 1 s leases below: a POST may leave within 500 ms of its claim, and the fakes then
+   * answer after their read timeout, as a frozen process would.
+   */
+  private static final SendWindow SHORT =
+      new SendWindow(Duration.ofMillis(300), Duration.ofMillis(200));
 
   @Test
   void a_refusal_that_came_after_the_lease_ran_out_is_reported_unknown(DataSource db) {
@@ -103,7 +150,7 @@ class DispatchOutcomeRecordingTest {
             Duration.ofMillis(1500), new CreateOutcome.Refused(422, "input.prompt is required"));
 
     DispatchResult result =
-        new DispatchActivitiesImpl(ledger, slowRefusal, "worker-a", DispatchGate.OPEN)
+        new DispatchActivitiesImpl(ledger, slowRefusal, "worker-a", DispatchGate.OPEN, SHORT)
             .dispatch("op-1");
 
     // Reported as refused, the workflow would end failed while the ledger keeps it submitting.
@@ -123,7 +170,7 @@ class DispatchOutcomeRecordingTest {
             Duration.ofMillis(1500), new CreateOutcome.RateLimited(Duration.ofSeconds(2)));
 
     DispatchResult result =
-        new DispatchActivitiesImpl(ledger, slowLimit, "worker-a", DispatchGate.OPEN)
+        new DispatchActivitiesImpl(ledger, slowLimit, "worker-a", DispatchGate.OPEN, SHORT)
             .dispatch("op-1");
 
     // Nothing was created, so the outcome stands; the row still says submitting, and the next
@@ -139,7 +186,7 @@ class DispatchOutcomeRecordingTest {
 
   @Test
   void an_allowance_that_cannot_settle_leaves_an_accepted_job_accepted(DataSource db) {
-    OperationsLedger ledger = ledgerWith(db, Duration.ofSeconds(30));
+    OperationsLedger ledger = ledgerWith(db, LEASE);
     SpendingAllowance unsettled =
         new SpendingAllowance() {
           @Override

@@ -86,13 +86,16 @@ class DispatchTakeoverTest {
     OperationsLedger ledger = new OperationsLedger(db, Duration.ofMillis(500));
     ledger.create(new NewOperation("op-1", "image-v1", "{\"prompt\":\"fox\"}"));
     PausedPost paused = new PausedPost();
+    // A POST may leave 300 ms after its claim; this one then hangs past its 100 ms read timeout,
+    // as in a frozen process, and past the lease.
+    SendWindow window = new SendWindow(Duration.ofMillis(100), Duration.ofMillis(100));
     DispatchActivitiesImpl first =
-        new DispatchActivitiesImpl(ledger, paused, "worker-a", DispatchGate.OPEN);
+        new DispatchActivitiesImpl(ledger, paused, "worker-a", DispatchGate.OPEN, window);
 
     try (GenaceSimulator simulator = GenaceSimulator.start(0)) {
       GenaceClient real = new HttpGenaceClient(GenaceClientConfig.of(simulator.baseUrl(), "key"));
       DispatchActivitiesImpl second =
-          new DispatchActivitiesImpl(ledger, real, "worker-b", DispatchGate.OPEN);
+          new DispatchActivitiesImpl(ledger, real, "worker-b", DispatchGate.OPEN, window);
 
       CompletableFuture<DispatchResult> pausedResult =
           CompletableFuture.supplyAsync(() -> first.dispatch("op-1"));

@@ -8,6 +8,7 @@ import com.genace.delivery.DeliveryActivitiesImpl;
 import com.genace.dispatch.DispatchActivitiesImpl;
 import com.genace.dispatch.DispatchGate;
 import com.genace.dispatch.DispatchListener;
+import com.genace.dispatch.SendWindow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.WaitLimits;
 import com.genace.lifecycle.CancelActivitiesImpl;
@@ -43,6 +44,8 @@ public final class GenerationWorkers {
    *
    * @param stats where the activities count what they did (the worker's metrics registry)
    * @param waitLimits how long observing and delivering may last before an ERROR line says so
+   * @param sendWindow how long after its claim a POST may leave: it must match {@code genace}'s
+   *     read timeout
    */
   public record Dependencies(
       OperationsLedger ledger,
@@ -57,9 +60,13 @@ public final class GenerationWorkers {
       DispatchCircuit circuit,
       ReviewSettings review,
       ActivityStats stats,
-      WaitLimits waitLimits) {
+      WaitLimits waitLimits,
+      SendWindow sendWindow) {
 
-    /** With the default wait limits ({@link WaitLimits#DEFAULT}). */
+    /**
+     * With the default wait limits ({@link WaitLimits#DEFAULT}) and send window ({@link
+     * SendWindow#DEFAULT}).
+     */
     public Dependencies(
         OperationsLedger ledger,
         GenaceClient genace,
@@ -86,7 +93,8 @@ public final class GenerationWorkers {
           circuit,
           review,
           stats,
-          WaitLimits.DEFAULT);
+          WaitLimits.DEFAULT,
+          SendWindow.DEFAULT);
     }
 
     /**
@@ -255,7 +263,8 @@ public final class GenerationWorkers {
             deps.listener(),
             deps.allowance(),
             deps.circuit(),
-            deps.stats()));
+            deps.stats(),
+            deps.sendWindow()));
     return worker;
   }
 }

@@ -171,7 +171,8 @@ final class WorkerStack implements AutoCloseable {
               new DispatchCircuit(controls, config.workerId()),
               config.review(),
               metrics.activityStats(),
-              config.waitLimits());
+              config.waitLimits(),
+              config.sendWindow());
       this.circuitProbe =
           opened.add(
               "the circuit probe", new CircuitProbe(deps.circuit(), genace), CircuitProbe::close);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.genace.controls.WorkerControls;
+import com.genace.dispatch.SendWindow;
 import com.genace.ledger.OperationRow;
 import com.genace.model.Phase;
 import com.genace.model.ReviewReason;
@@ -14,6 +15,7 @@ import com.genace.simulator.GenaceSimulator;
 import com.genace.testing.DatabaseExtension;
 import com.genace.testing.TestDatabase;
 import com.genace.worker.support.GenerationHarness;
+import com.genace.worker.support.TestWorkers;
 import com.genace.workflows.GenerationRequest;
 import com.genace.workflows.OperationResult;
 import java.nio.file.Path;
@@ -144,7 +146,13 @@ class DispatchOutcomesTest {
             GenerationHarness.simulator(),
             GenerationHarness.API_KEY,
             null,
-            Duration.ofMinutes(5))) {
+            Duration.ofMinutes(5),
+            true,
+            TestWorkers.OPERATOR_REVIEWS,
+            // The send window of a 2 s read timeout: a 5 min read timeout leaves none under the
+            // harness's 3 s lease, and the worker would refuse it at start. The POST then hangs
+            // past it anyway, as it would in a frozen process.
+            new SendWindow(Duration.ofSeconds(2), TestWorkers.RECORDING_MARGIN))) {
       // The POST hangs far longer than the dispatch activity's 2 s start-to-close timeout.
       harness.simulator.setFaults(harness.simulator.faults().withLatencyMs(8_000));
       harness.client.start(

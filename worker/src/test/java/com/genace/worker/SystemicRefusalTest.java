@@ -8,6 +8,7 @@ import com.genace.controls.CircuitProbe;
 import com.genace.controls.DispatchCircuit;
 import com.genace.controls.WorkerControls;
 import com.genace.delivery.LocalDirectoryArtifactStore;
+import com.genace.dispatch.SendWindow;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.model.Phase;
@@ -160,6 +161,7 @@ class SystemicRefusalTest {
             harness.genaceClient(GenerationHarness.API_KEY),
             new LocalDirectoryArtifactStore(artifacts))
         .workerId(workerId)
+        .sendWindow(SendWindow.forReadTimeout(READ_TIMEOUT))
         .review(ReviewSettings.DEFAULT)
         .circuit(new DispatchCircuit(new WorkerControls(TestDatabase.dataSource()), workerId))
         .dependencies();

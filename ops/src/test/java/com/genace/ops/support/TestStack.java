@@ -1,6 +1,7 @@
 package com.genace.ops.support;
 
 import com.genace.delivery.LocalDirectoryArtifactStore;
+import com.genace.dispatch.SendWindow;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.model.Phase;
@@ -61,11 +62,13 @@ public final class TestStack implements AutoCloseable {
     this.connection = TemporalConnection.open(TemporalSettings.local(temporalAddress));
     this.workers = WorkerFactory.newInstance(connection.workflowClient());
     // Reviews here wait for the operator the tests play (the TestWorkers default).
+    Duration readTimeout = Duration.ofSeconds(5);
     TestWorkers.of(
             ledger,
-            TestWorkers.genaceClient(simulator.baseUrl(), API_KEY, Duration.ofSeconds(5)),
+            TestWorkers.genaceClient(simulator.baseUrl(), API_KEY, readTimeout),
             new LocalDirectoryArtifactStore(artifacts))
         .workerId("ops-test-worker")
+        .sendWindow(new SendWindow(readTimeout, TestWorkers.RECORDING_MARGIN))
         .registerAll(workers);
     workers.start();
   }

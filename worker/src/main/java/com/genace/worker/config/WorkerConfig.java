@@ -5,6 +5,7 @@ import com.genace.client.GenaceClientConfig;
 import com.genace.db.DatabaseUrl;
 import com.genace.delivery.ArtifactLocation;
 import com.genace.delivery.S3Timeouts;
+import com.genace.dispatch.SendWindow;
 import com.genace.ledger.WaitLimits;
 import com.genace.observation.PollingPolicy;
 import com.genace.review.ReviewSettings;
@@ -46,6 +47,9 @@ import java.util.Optional;
  * @param ledgerRetentionDays ended operations are deleted from the ledger this many days after they
  *     ended ({@code GENACE_LEDGER_RETENTION_DAYS}, 0 to 3650, default 90; 0 keeps everything), by
  *     the retention's Temporal Schedule
+ * @param recordingMargin what recording a POST's answer under its lease needs ({@code
+ *     GENACE_RECORDING_MARGIN_SECONDS}, 1 to 60, default 3): a POST leaves only while its claim
+ *     time, the read timeout and this margin still fit in the lease ({@link #sendWindow})
  */
 public record WorkerConfig(
     TemporalSettings temporal,
@@ -73,7 +77,8 @@ public record WorkerConfig(
     Duration genaceDownloadDeadline,
     S3Timeouts s3Timeouts,
     WaitLimits waitLimits,
-    int ledgerRetentionDays) {
+    int ledgerRetentionDays,
+    Duration recordingMargin) {
 
   public static final String DEFAULT_STATUS_ADDR = "127.0.0.1:8686";
   public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
@@ -134,12 +139,16 @@ public record WorkerConfig(
    */
   public static final int DEFAULT_LEDGER_RETENTION_DAYS = 90;
 
+  /** See {@link SendWindow#DEFAULT_RECORDING_MARGIN}. */
+  public static final Duration DEFAULT_RECORDING_MARGIN = SendWindow.DEFAULT_RECORDING_MARGIN;
+
   /**
-   * What a lease must outlast beyond the Genace read timeout: connecting, and recording the POST's
-   * outcome under the lease afterwards. A shorter lease could expire while the POST is in flight,
-   * and its outcome could then not be recorded.
+   * How long after its claim a POST may leave: the Genace read timeout (which bounds the whole
+   * exchange, connecting included) and the recording margin, taken from the lease.
    */
-  public static final Duration LEASE_MARGIN = Duration.ofSeconds(5);
+  public SendWindow sendWindow() {
+    return new SendWindow(genaceReadTimeout, recordingMargin);
+  }
 
   /** How this worker paces status polls: the default backoff up to {@link #pollMaxDelay}. */
   public PollingPolicy polling() {

@@ -4,6 +4,7 @@ import com.genace.allowance.AllowancePolicy;
 import com.genace.db.DatabaseUrl;
 import com.genace.delivery.ArtifactLocation;
 import com.genace.delivery.S3Timeouts;
+import com.genace.dispatch.SendWindow;
 import com.genace.ledger.Identifiers;
 import com.genace.ledger.WaitLimits;
 import com.genace.review.ReviewSettings;
@@ -24,9 +25,10 @@ import java.util.Optional;
 final class WorkerEnvironment {
 
   /**
-   * The longest a delivery's download or S3 call may go without a byte: a delivery heartbeats only
-   * while bytes flow (at most every 10 s), and its heartbeat timeout is 60 s, so a longer stall
-   * would have Temporal start another attempt beside the stalled one.
+   * The longest a delivery's download or S3 call may go without a byte: a link silent that long is
+   * broken, and the attempt fails and is retried rather than holding its lease (a delivery
+   * heartbeats and renews while its store call is under way) with the delivery's heartbeat timeout
+   * of 60 s as the last resort.
    */
   static final int MAX_STALL_SECONDS = 45;
 
@@ -96,19 +98,46 @@ final class WorkerEnvironment {
                 read.seconds("GENACE_DELIVERING_TOO_LONG_SECONDS", 60, MAX_WAIT_LIMIT_SECONDS)
                     .orElse(WaitLimits.DEFAULT.delivering())),
             read.integer("GENACE_LEDGER_RETENTION_DAYS", 0, MAX_LEDGER_RETENTION_DAYS)
-                .orElse(WorkerConfig.DEFAULT_LEDGER_RETENTION_DAYS));
-    if (config.leaseDuration().compareTo(config.genaceReadTimeout().plus(WorkerConfig.LEASE_MARGIN))
-        < 0) {
-      throw new IllegalArgumentException(
-          "GENACE_LEASE_SECONDS ("
-              + config.leaseDuration().toSeconds()
-              + ") must be at least GENACE_READ_TIMEOUT_SECONDS ("
-              + config.genaceReadTimeout().toSeconds()
-              + ") + "
-              + WorkerConfig.LEASE_MARGIN.toSeconds()
-              + ": a POST must be able to record its outcome before its lease expires");
-    }
+                .orElse(WorkerConfig.DEFAULT_LEDGER_RETENTION_DAYS),
+            read.seconds("GENACE_RECORDING_MARGIN_SECONDS", 1, 60)
+                .orElse(WorkerConfig.DEFAULT_RECORDING_MARGIN));
+    requireRoomToSend(config);
     return config;
+  }
+
+  /**
+   * A POST leaves only while its claim time, the read timeout and the recording margin still lie
+   * inside the lease ({@link SendWindow}): a lease that leaves less than {@link
+   * SendWindow#MIN_SEND_TIME} for that would record {@code not_sent} for every dispatch.
+   */
+  private static void requireRoomToSend(WorkerConfig config) {
+    SendWindow window = config.sendWindow();
+    Duration lease = config.leaseDuration();
+    if (window.leavesRoomUnder(lease)) {
+      return;
+    }
+    long read = window.answerWithin().toSeconds();
+    long margin = window.recordingMargin().toSeconds();
+    long room = SendWindow.MIN_SEND_TIME.toSeconds();
+    throw new IllegalArgumentException(
+        "GENACE_LEASE_SECONDS ("
+            + lease.toSeconds()
+            + ") must be at least GENACE_READ_TIMEOUT_SECONDS ("
+            + read
+            + ") + GENACE_RECORDING_MARGIN_SECONDS ("
+            + margin
+            + ") + "
+            + room
+            + ": a POST leaves only while its claim time, its read timeout and the margin to record"
+            + " its answer still lie inside its lease, with at least "
+            + room
+            + " s to send in; raise GENACE_LEASE_SECONDS to "
+            + window.shortestLease().toSeconds()
+            + " or lower GENACE_READ_TIMEOUT_SECONDS"
+            + (lease.toSeconds() - margin - room >= 1
+                ? " to " + (lease.toSeconds() - margin - room)
+                : "")
+            + " or GENACE_RECORDING_MARGIN_SECONDS");
   }
 
   /**

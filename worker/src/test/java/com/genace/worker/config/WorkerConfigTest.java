@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.genace.client.GenaceClientConfig;
 import com.genace.delivery.S3Timeouts;
+import com.genace.dispatch.SendWindow;
 import com.genace.ledger.WaitLimits;
 import com.genace.observation.PollingPolicy;
 import java.time.Duration;
@@ -71,7 +72,7 @@ class WorkerConfigTest {
   }
 
   @Test
-  void a_lease_that_does_not_outlast_the_read_timeout_is_refused() {
+  void a_lease_that_leaves_no_time_to_send_and_record_a_post_is_refused_with_the_fix() {
     Map<String, String> env = minimal();
     env.put("GENACE_LEASE_SECONDS", "10");
     env.put("GENACE_READ_TIMEOUT_SECONDS", "40");
@@ -79,11 +80,51 @@ class WorkerConfigTest {
     assertThatThrownBy(() -> WorkerConfig.fromEnvironment(env))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
-            "GENACE_LEASE_SECONDS (10) must be at least GENACE_READ_TIMEOUT_SECONDS (40) + 5: a"
-                + " POST must be able to record its outcome before its lease expires");
+            "GENACE_LEASE_SECONDS (10) must be at least GENACE_READ_TIMEOUT_SECONDS (40) +"
+                + " GENACE_RECORDING_MARGIN_SECONDS (3) + 1: a POST leaves only while its claim"
+                + " time, its read timeout and the margin to record its answer still lie inside"
+                + " its lease, with at least 1 s to send in; raise GENACE_LEASE_SECONDS to 44 or"
+                + " lower GENACE_READ_TIMEOUT_SECONDS to 6 or GENACE_RECORDING_MARGIN_SECONDS");
 
     env.put("GENACE_LEASE_SECONDS", "45");
     assertThat(WorkerConfig.fromEnvironment(env).leaseDuration()).hasSeconds(45);
+  }
+
+  @Test
+  void a_recording_margin_that_fills_the_rest_of_the_lease_is_refused() {
+    Map<String, String> env = minimal();
+    env.put("GENACE_RECORDING_MARGIN_SECONDS", "15");
+
+    // 45 s lease - 30 s read timeout - 15 s margin: a POST could never leave.
+    assertThatThrownBy(() -> WorkerConfig.fromEnvironment(env))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(
+            "GENACE_LEASE_SECONDS (45) must be at least GENACE_READ_TIMEOUT_SECONDS (30) +"
+                + " GENACE_RECORDING_MARGIN_SECONDS (15) + 1")
+        .hasMessageEndingWith(
+            "raise GENACE_LEASE_SECONDS to 46 or lower GENACE_READ_TIMEOUT_SECONDS to 29 or"
+                + " GENACE_RECORDING_MARGIN_SECONDS");
+
+    env.put("GENACE_RECORDING_MARGIN_SECONDS", "14");
+    assertThat(WorkerConfig.fromEnvironment(env).sendWindow().sendWithin(Duration.ofSeconds(45)))
+        .isEqualTo(Duration.ofSeconds(1));
+  }
+
+  @Test
+  void a_post_may_leave_while_the_read_timeout_and_recording_margin_fit_in_the_rest_of_the_lease() {
+    WorkerConfig defaults = WorkerConfig.fromEnvironment(minimal());
+    assertThat(defaults.sendWindow())
+        .isEqualTo(new SendWindow(Duration.ofSeconds(30), Duration.ofSeconds(3)));
+    assertThat(defaults.sendWindow().sendWithin(defaults.leaseDuration()))
+        .isEqualTo(Duration.ofSeconds(12));
+
+    // The fault drills' short leases (ops DrillStack) still leave 2 s to send in.
+    Map<String, String> drills = minimal();
+    drills.put("GENACE_LEASE_SECONDS", "8");
+    drills.put("GENACE_READ_TIMEOUT_SECONDS", "3");
+    WorkerConfig drill = WorkerConfig.fromEnvironment(drills);
+    assertThat(drill.sendWindow().sendWithin(drill.leaseDuration()))
+        .isEqualTo(Duration.ofSeconds(2));
   }
 
   @Test
@@ -126,6 +167,7 @@ class WorkerConfigTest {
       {"GENACE_DOWNLOAD_MAX_SECONDS", "from 1 to 86400"},
       {"GENACE_S3_STALL_SECONDS", "from 1 to 45"},
       {"GENACE_S3_REQUEST_SECONDS", "from 1 to 3600"},
+      {"GENACE_RECORDING_MARGIN_SECONDS", "from 1 to 60"},
     };
     for (String[] c : cases) {
       String tooLarge = Integer.toString(Integer.parseInt(c[1].substring(10)) + 1);

@@ -6,6 +6,7 @@ import com.genace.controls.DispatchCircuit;
 import com.genace.controls.WorkerControls;
 import com.genace.delivery.ArtifactStore;
 import com.genace.delivery.LocalDirectoryArtifactStore;
+import com.genace.dispatch.SendWindow;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.model.Phase;
@@ -81,6 +82,7 @@ public final class GenerationHarness implements AutoCloseable {
   private final ArtifactStore store;
   private final Duration readTimeout;
   private final ReviewSettings review;
+  private final SendWindow sendWindow;
 
   public GenerationHarness(Path artifacts) {
     this(artifacts, simulator(), API_KEY, null, Duration.ofSeconds(2));
@@ -132,7 +134,32 @@ public final class GenerationHarness implements AutoCloseable {
       Duration readTimeout,
       boolean workersOnTestFactory,
       ReviewSettings review) {
+    this(
+        artifacts,
+        simulator,
+        apiKey,
+        store,
+        readTimeout,
+        workersOnTestFactory,
+        review,
+        new SendWindow(readTimeout, TestWorkers.RECORDING_MARGIN));
+  }
+
+  /**
+   * @param sendWindow how long after its claim a POST may leave; by default the one the read
+   *     timeout and {@link TestWorkers#RECORDING_MARGIN} make
+   */
+  public GenerationHarness(
+      Path artifacts,
+      GenaceSimulator simulator,
+      String apiKey,
+      ArtifactStore store,
+      Duration readTimeout,
+      boolean workersOnTestFactory,
+      ReviewSettings review,
+      SendWindow sendWindow) {
     this.review = review;
+    this.sendWindow = sendWindow;
     this.simulator = simulator;
     this.artifacts = artifacts;
     this.store = store == null ? new LocalDirectoryArtifactStore(artifacts) : store;
@@ -189,6 +216,7 @@ public final class GenerationHarness implements AutoCloseable {
     return TestWorkers.of(ledger, genace, store)
         .workerId(workerId)
         .review(review)
+        .sendWindow(sendWindow)
         .allowance(new SwitchableAllowance())
         .circuit(new DispatchCircuit(new WorkerControls(TestDatabase.dataSource()), workerId));
   }

@@ -8,7 +8,9 @@ import com.genace.controls.DispatchCircuit;
 import com.genace.delivery.ArtifactStore;
 import com.genace.dispatch.DispatchGate;
 import com.genace.dispatch.DispatchListener;
+import com.genace.dispatch.SendWindow;
 import com.genace.ledger.OperationsLedger;
+import com.genace.ledger.WaitLimits;
 import com.genace.observation.PollingPolicy;
 import com.genace.review.ReviewSettings;
 import com.genace.stats.ActivityStats;
@@ -43,6 +45,16 @@ public final class TestWorkers {
   private ActivityStats stats = ActivityStats.NONE;
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
+  /**
+   * The tests' recording margin: their ledger is a local PostgreSQL, where recording an answer
+   * takes milliseconds, and the harness's 3 s leases with a 2 s read timeout leave no room for the
+   * production margin ({@link SendWindow#DEFAULT_RECORDING_MARGIN}), which the worker would refuse.
+   */
+  public static final Duration RECORDING_MARGIN = Duration.ofMillis(250);
+
+  /** The read timeout of most tests' Genace clients ({@link GenerationHarness}'s default). */
+  public static final Duration READ_TIMEOUT = Duration.ofSeconds(2);
+
   private final OperationsLedger ledger;
   private final GenaceClient genace;
   private final ArtifactStore store;
@@ -54,6 +66,7 @@ public final class TestWorkers {
   private SpendingAllowance allowance = SpendingAllowance.UNLIMITED;
   private DispatchCircuit circuit = DispatchCircuit.NONE;
   private Clock clock = Clock.systemUTC();
+  private SendWindow sendWindow = new SendWindow(READ_TIMEOUT, RECORDING_MARGIN);
 
   private TestWorkers(OperationsLedger ledger, GenaceClient genace, ArtifactStore store) {
     this.ledger = ledger;
@@ -107,6 +120,12 @@ public final class TestWorkers {
     return this;
   }
 
+  /** How long after its claim a POST may leave: by default for a 2 s read timeout. */
+  public TestWorkers sendWindow(SendWindow value) {
+    this.sendWindow = value;
+    return this;
+  }
+
   public TestWorkers clock(Clock value) {
     this.clock = value;
     return this;
@@ -115,8 +134,20 @@ public final class TestWorkers {
   /** The dependencies the activities get: the one place the tests build them. */
   public GenerationWorkers.Dependencies dependencies() {
     return new GenerationWorkers.Dependencies(
-        ledger, genace, store, workerId, gate, polling, clock, listener, allowance, circuit, review,
-        stats);
+        ledger,
+        genace,
+        store,
+        workerId,
+        gate,
+        polling,
+        clock,
+        listener,
+        allowance,
+        circuit,
+        review,
+        stats,
+        WaitLimits.DEFAULT,
+        sendWindow);
   }
 
   /** Where the activities count what they do (nothing, unless a test reads the counts). */
