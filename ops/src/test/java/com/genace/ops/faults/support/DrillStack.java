@@ -37,7 +37,7 @@ public final class DrillStack implements AutoCloseable {
 
   public static final String API_KEY = "drill-key";
   public static final String STATUS_TOKEN = "drill-status-token";
-  public static final int LEASE_SECONDS = 8;
+  public static final int LEASE_SECONDS = 10;
   public static final int READ_TIMEOUT_SECONDS = 3;
 
   /** How long a POST may take before the workflow counts its outcome as unknown. */
