@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Replays saved histories of every path against the current workflow code: a change that would
  * break running workflows fails here. The histories are recorded by the worker module's end-to-end
  * tests with {@code -Dgenace.recordHistories=<this module>/src/test/resources/histories}
- * (docs/workflow-versions.md). The workflow has one version; a change behind a version marker adds
- * the old version's recordings here, kept until nothing runs that version.
+ * (docs/workflow-versions.md). A change behind a version marker ({@code VersionMarkers}) adds the
+ * old version's recordings here, kept until nothing runs that version.
  */
 class GenerationWorkflowReplayTest {
 
@@ -86,6 +86,7 @@ class GenerationWorkflowReplayTest {
             "dispatch-timeout-nothing-sent-then-delivered.json",
             "dispatch-timeout-review.json",
             "first-dispatch-not-started-then-delivered.json",
+            "joined-by-update-with-start.json",
             "not-sent-five-times-review.json",
             "not-sent-then-delivered.json",
             "observation-after-poll-failures.json",
