@@ -3,8 +3,9 @@
 Against a running Genace worker, simulator and Temporal server: starts operations, reads describe,
 waits for results, resolves reviews by signal and by update (refused ones too, a malformed signal
 included), lets a review settle itself from Genace's search, cancels an operation by update,
-starts the same operation twice without a second POST, and checks every payload read back against
-the JSON Schemas.
+starts the same operation twice without a second POST, sees a start of a running id with another
+request refused by the workflow (Update-with-Start with `join`), and checks every payload read back
+against the JSON Schemas.
 
 A review waits for a person only when its evidence cannot settle it: the worker settles a lost
 POST response itself (GENACE_AUTO_RECONCILE, on by default) when Genace's search lists exactly one
@@ -27,7 +28,12 @@ import uuid
 
 import jsonschema
 import referencing
-from temporalio.client import Client, WorkflowFailureError, WorkflowUpdateFailedError
+from temporalio.client import (
+    Client,
+    WithStartWorkflowOperation,
+    WorkflowFailureError,
+    WorkflowUpdateFailedError,
+)
 from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 from temporalio.exceptions import ApplicationError, WorkflowAlreadyStartedError
 
@@ -91,13 +97,39 @@ class Operations:
         self.client = client
 
     async def start(self, operation_id, request):
-        return await self.client.start_workflow(
+        """Update-with-Start with `join`, as docs/clients.md tells a service to start: the workflow
+        itself refuses another request under a running id (WorkflowUpdateFailedError)."""
+        start = WithStartWorkflowOperation(
             WORKFLOW["workflowType"],
             request,
             id=WORKFLOW["workflowIdPrefix"] + operation_id,
             task_queue=WORKFLOW["taskQueue"],
             id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
             id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
+        )
+        try:
+            answer = await self.client.execute_update_with_start_workflow(
+                "join", request, start_workflow_operation=start
+            )
+        except WorkflowAlreadyStartedError:
+            # An ended operation: the start operation holds the same error; take it from there too,
+            # or asyncio reports it as never retrieved.
+            try:
+                await start.workflow_handle()
+            except WorkflowAlreadyStartedError:
+                pass
+            raise
+        conforms(answer, WORKFLOW["updates"]["join"]["result"])
+        return await start.workflow_handle()
+
+    async def start_without_join(self, operation_id, request):
+        """A plain start, for an input the workflow itself must refuse (it fails at once)."""
+        return await self.client.start_workflow(
+            WORKFLOW["workflowType"],
+            request,
+            id=WORKFLOW["workflowIdPrefix"] + operation_id,
+            task_queue=WORKFLOW["taskQueue"],
+            id_reuse_policy=WorkflowIDReusePolicy.REJECT_DUPLICATE,
         )
 
     async def until_phase(self, handle, phase, seconds=60):
@@ -133,8 +165,20 @@ async def main():
     op = f"py-{run}-fox"
     conforms(request(op, "a red fox"), "start-input.schema.json")
     first = await ops.start(op, request(op, "a red fox"))
-    joined = await ops.start(op, request(op, "a red fox"))
-    check(joined.first_execution_run_id == first.first_execution_run_id, "a second start joins the running operation")
+    other = request(op, "a blue whale")
+    other["model"] = "video-v1"
+    try:
+        await ops.start(op, other)
+        check(False, "a start of the running id with another request is refused")
+    except WorkflowUpdateFailedError as e:
+        check(f"operation {op} was started with another request (model image-v1 was started, "
+              "not video-v1; the input differs)" in str(e.cause),
+              f"a start of the running id with another request is refused, naming what differs: {e.cause}")
+    same = request(op, "a red fox")
+    same["account"] = "default"
+    joined = await ops.start(op, same)
+    check(joined.first_execution_run_id == first.first_execution_run_id,
+          "a second start with the same request joins the running operation")
     view = await first.query("describe")
     conforms(view, "describe-result.schema.json")
     check(view["operationId"] == op, "describe names the operation")
@@ -234,7 +278,7 @@ async def main():
 
     # A start input that breaks the contract fails at once, naming the field, with no POST.
     op = f"py-{run}-bad"
-    handle = await ops.start(op, {"operationId": op, "model": "image-v1", "input": '{"prompt":"x"}'})
+    handle = await ops.start_without_join(op, {"operationId": op, "model": "image-v1", "input": '{"prompt":"x"}'})
     try:
         await handle.result()
         check(False, "an input that is a string fails the workflow")

@@ -49,12 +49,10 @@ public final class Registration {
             row.operationId(), row.model(), row.requestJson(), null, row.account());
     List<String> differences = RequestDifferences.between(registered, request);
     if (!differences.isEmpty()) {
+      // The same words as the join update's refusal and the Java client's: one rule, one message.
       throw ApplicationFailure.newNonRetryableFailure(
-          "operation "
-              + request.operationId()
-              + " is in the ledger with another request ("
-              + String.join("; ", differences)
-              + "): nothing dispatched; start it under a new operation id",
+          RequestDifferences.conflict(request.operationId(), differences)
+              + " (the ledger holds the first; nothing dispatched)",
           FailureTypes.OPERATION_CONFLICT);
     }
   }

@@ -87,17 +87,26 @@ public final class EvidenceActivitiesImpl implements EvidenceActivities {
     Optional<Instant> review = openReview(operationId);
     List<EvidenceJob> jobs = new ArrayList<>();
     List<String> notes = new ArrayList<>();
+    List<String> unread = new ArrayList<>();
     for (String seen : seenJobIds) {
-      lookUpKnownJob(operationId, seen, EvidenceJob.EXCHANGE, jobs, notes);
+      lookUpKnownJob(operationId, seen, EvidenceJob.EXCHANGE, jobs, notes, unread);
     }
     for (String denied : ledger.jobIdsOfDeniedWrites(operationId)) {
-      lookUpKnownJob(operationId, denied, EvidenceJob.LEDGER, jobs, notes);
+      lookUpKnownJob(operationId, denied, EvidenceJob.LEDGER, jobs, notes, unread);
     }
     long started = System.nanoTime();
     String search = searchRepeatedly(operationId, jobs);
     long searchedSeconds = Math.round((System.nanoTime() - started) / 1e9);
     ReviewEvidence evidence =
-        new ReviewEvidence(operationId, jobs, search, searchedSeconds, notes, null);
+        new ReviewEvidence(operationId, jobs, search, searchedSeconds, notes, null, unread);
+    Optional<String> unchecked = evidence.unchecked();
+    if (unchecked.isPresent() && evidence.candidates().isEmpty()) {
+      // It shows nothing new and proves nothing: the review keeps the evidence it had, and the
+      // workflow refuses not_submitted with the reason.
+      log.warn(
+          "operation {} in review, could not be checked again: {}", operationId, unchecked.get());
+      return evidence;
+    }
     keep(operationId, review, evidence);
     log.info("operation {} in review, gathered again: {}", operationId, evidence.summary());
     return evidence;
@@ -129,7 +138,12 @@ public final class EvidenceActivitiesImpl implements EvidenceActivities {
    * describes it when it can, else as an unread one (Genace's silence is no proof it is gone).
    */
   private void lookUpKnownJob(
-      String operationId, String jobId, String seenIn, List<EvidenceJob> jobs, List<String> notes) {
+      String operationId,
+      String jobId,
+      String seenIn,
+      List<EvidenceJob> jobs,
+      List<String> notes,
+      List<String> unread) {
     if (jobs.stream().anyMatch(known -> known.id().equals(jobId))
         || IdentifierRule.problem(jobId, "job id").isPresent()) {
       return;
@@ -144,6 +158,7 @@ public final class EvidenceActivitiesImpl implements EvidenceActivities {
       why = "unknown to Genace";
     } catch (GenaceException e) {
       why = "could not be read: " + e.getMessage();
+      unread.add(jobId + ": " + e.getMessage());
     }
     jobs.add(new EvidenceJob(jobId, EvidenceJob.UNREAD, null, operationId, seenIn));
     notes.add("job " + jobId + " seen in the " + seenIn + " is " + why);

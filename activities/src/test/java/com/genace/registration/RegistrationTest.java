@@ -52,7 +52,7 @@ class RegistrationTest {
               assertThat(failure.getType()).isEqualTo(FailureTypes.OPERATION_CONFLICT);
               assertThat(failure.isNonRetryable()).isTrue();
               assertThat(failure.getOriginalMessage())
-                  .contains("operation op-1 is in the ledger with another request")
+                  .contains("operation op-1 was started with another request")
                   .contains("model image-v1 was started, not video-v2")
                   .contains("account default was started, not shop-b")
                   .contains("the input differs");

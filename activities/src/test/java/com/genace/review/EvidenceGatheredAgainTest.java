@@ -23,8 +23,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The evidence gathered again before {@code not_submitted} is applied counts every job id this
- * operation's exchanges saw, whether or not Genace can read it now; and evidence is kept only on
- * the review it was gathered for.
+ * operation's exchanges saw, whether or not Genace can read it now, and says what it could not look
+ * at; evidence is kept only on the review it was gathered for, and not when it could not look and
+ * found nothing.
  */
 class EvidenceGatheredAgainTest {
 
@@ -83,6 +84,44 @@ class EvidenceGatheredAgainTest {
 
     assertThat(gathered.candidates()).isEmpty();
     assertThat(gathered.search()).isEqualTo(ReviewEvidence.NOT_OFFERED);
+  }
+
+  @Test
+  void a_job_id_genace_does_not_answer_for_is_listed_as_unread_so_the_evidence_could_not_check() {
+    simulator.setFaults(simulator.faults().withRate5xx(1.0));
+
+    ReviewEvidence gathered = evidence.gatherEvidenceAgain(OP, List.of("gen_seen_in_exchange"));
+
+    assertThat(gathered.candidates()).extracting(EvidenceJob::id).contains("gen_seen_in_exchange");
+    assertThat(gathered.unreadJobs())
+        .singleElement()
+        .asString()
+        .startsWith("gen_seen_in_exchange: ")
+        .contains("503");
+    assertThat(gathered.unchecked().orElseThrow()).contains("job gen_seen_in_exchange: ");
+  }
+
+  @Test
+  void a_search_that_does_not_answer_leaves_the_kept_evidence_as_it_was() {
+    Instant opened = ledger.get(OP).reviewOpenedAt().orElseThrow();
+    assertThat(ledger.recordReviewEvidence(OP, opened, "{\"review\":1}", "gathered first"))
+        .isTrue();
+    simulator.setFaults(simulator.faults().withSearchEnabled(true).withRate5xx(1.0));
+    // One search, not repeated (a repeated one heartbeats, which needs an activity's context).
+    EvidenceActivitiesImpl searchingOnce =
+        new EvidenceActivitiesImpl(
+            ledger,
+            new HttpGenaceClient(GenaceClientConfig.of(simulator.baseUrl(), "key")),
+            new ReviewSettings(false, Duration.ZERO, Duration.ofMillis(100)),
+            ActivityStats.NONE);
+
+    ReviewEvidence gathered = searchingOnce.gatherEvidenceAgain(OP, List.of());
+
+    assertThat(gathered.candidates()).isEmpty();
+    assertThat(gathered.search()).startsWith("failed: ").contains("503");
+    assertThat(gathered.unchecked().orElseThrow()).startsWith("the search failed: ");
+    assertThat(ledger.reviewEvidence(OP).map(ReviewEvidenceRow::summary))
+        .contains("gathered first");
   }
 
   @Test

@@ -77,7 +77,7 @@ class RetentionReuseTest {
       assertThatThrownBy(() -> harness.client.awaitResult("op-kept", Duration.ofMinutes(1)))
           .isInstanceOf(WorkflowFailedException.class)
           .rootCause()
-          .hasMessageContaining("is in the ledger with another request");
+          .hasMessageContaining("was started with another request");
       assertThat(harness.postsFor("op-kept")).isZero();
       assertThat(harness.row("op-kept").model()).isEqualTo("image-v0");
       assertThat(harness.row("op-kept").phase()).isEqualTo(Phase.DELIVERED);

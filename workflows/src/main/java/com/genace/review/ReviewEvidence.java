@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What Genace could tell about an operation when its review opened: the jobs behind any id seen in
@@ -17,6 +18,8 @@ import java.util.Objects;
  * @param notes what else was learned, e.g. a job id from the exchange that Genace does not know
  * @param selfSettleJobId the job the review settles itself with (exactly one candidate, and
  *     self-settling on), else null
+ * @param unreadJobs the job ids this operation is known to have seen that Genace did not answer for
+ *     ({@code <id>: <why>}); empty in evidence gathered before 0.2.0
  */
 public record ReviewEvidence(
     String operationId,
@@ -24,7 +27,8 @@ public record ReviewEvidence(
     String search,
     long searchedSeconds,
     List<String> notes,
-    String selfSettleJobId) {
+    String selfSettleJobId,
+    List<String> unreadJobs) {
 
   public static final String SEARCHED = "searched";
   public static final String NOT_OFFERED = "not_offered";
@@ -32,6 +36,36 @@ public record ReviewEvidence(
   public ReviewEvidence {
     jobs = jobs == null ? List.of() : List.copyOf(jobs);
     notes = notes == null ? List.of() : List.copyOf(notes);
+    unreadJobs = unreadJobs == null ? List.of() : List.copyOf(unreadJobs);
+  }
+
+  /** Evidence in which every job id seen was read. */
+  public ReviewEvidence(
+      String operationId,
+      List<EvidenceJob> jobs,
+      String search,
+      long searchedSeconds,
+      List<String> notes,
+      String selfSettleJobId) {
+    this(operationId, jobs, search, searchedSeconds, notes, selfSettleJobId, List.of());
+  }
+
+  /**
+   * What the gathering could not look at: a search that did not answer (a search this Genace does
+   * not offer is an answer), and each job id seen that Genace did not answer for. Absence of a job
+   * in such evidence proves nothing, so {@code not_submitted} is not applied on it.
+   *
+   * @return the reasons in one line, or empty when everything that could be read was read
+   */
+  public Optional<String> unchecked() {
+    List<String> reasons = new ArrayList<>();
+    if (!SEARCHED.equals(search) && !NOT_OFFERED.equals(search)) {
+      reasons.add("the search " + search);
+    }
+    for (String unread : unreadJobs) {
+      reasons.add("job " + unread);
+    }
+    return reasons.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", reasons));
   }
 
   /** The distinct jobs that carry this operation id: what a POST of this operation created. */

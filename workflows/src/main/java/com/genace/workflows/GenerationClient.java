@@ -79,7 +79,8 @@ public final class GenerationClient {
 
   /**
    * Starts the operation, or joins it if it was started before with the same request (same model,
-   * account and input, compared as JSON values).
+   * account and input, compared as JSON values). Joining a running operation asks its workflow (the
+   * {@code join} update), so it waits for a worker, as {@link #resolve} does.
    *
    * @throws IllegalArgumentException for a blank id or model, or an input that is not a JSON object
    * @throws OperationConflictException when the id was started with a different request; nothing is
@@ -112,13 +113,32 @@ public final class GenerationClient {
       WorkflowExecution execution = WorkflowStub.fromTyped(workflow).start(request);
       return new Started(workflowId, execution.getRunId(), false);
     } catch (WorkflowExecutionAlreadyStarted e) {
-      List<String> differences =
-          RequestDifferences.between(startedRequest(e.getExecution()), request);
-      if (!differences.isEmpty()) {
-        throw new OperationConflictException(request.operationId(), differences);
-      }
-      return new Started(workflowId, e.getExecution().getRunId(), true);
+      return join(request, e.getExecution());
     }
+  }
+
+  /**
+   * Joins a running operation through its {@code join} update, whose validator refuses another
+   * request: the rule every client meets, in any language (docs/clients.md). It is not an
+   * Update-with-Start here, since that waits for a worker to take the new workflow's first task,
+   * and a start must create an operation while no worker runs. An operation that takes no update
+   * (it ended, or a worker of 0.1.0 does not know {@code join}) is compared with the request its
+   * history starts with.
+   */
+  private Started join(GenerationRequest request, WorkflowExecution execution) {
+    String workflowId = execution.getWorkflowId();
+    try {
+      client.newWorkflowStub(GenerationWorkflow.class, workflowId).join(request);
+      return new Started(workflowId, execution.getRunId(), true);
+    } catch (WorkflowUpdateException | WorkflowNotFoundException e) {
+      // Refused (its reason is a message only, see JoinCheck), unknown to the worker, or ended
+      // meanwhile: the history's first request says what differs, if anything.
+    }
+    List<String> differences = RequestDifferences.between(startedRequest(execution), request);
+    if (!differences.isEmpty()) {
+      throw new OperationConflictException(request.operationId(), differences);
+    }
+    return new Started(workflowId, execution.getRunId(), true);
   }
 
   /**

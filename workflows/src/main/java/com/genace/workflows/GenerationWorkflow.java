@@ -13,7 +13,7 @@ import io.temporal.workflow.WorkflowMethod;
 /**
  * One generation operation, from dispatch to delivery. Its workflow id is {@link
  * #workflowId(String)}; starting the same operation twice joins the existing run and never
- * dispatches twice.
+ * dispatches twice, and the same id with another request is refused ({@link #join}).
  *
  * <p>The dispatch ({@code POST}) is attempted once per decision: a lost response, a timeout or a
  * crash after sending leads to an uncertainty review, where the workflow waits without limit for
@@ -76,6 +76,27 @@ public interface GenerationWorkflow {
   /** Refuses an incomplete request, or one for an operation that has already ended. */
   @UpdateValidatorMethod(updateName = "cancel")
   void validateCancel(CancelRequest request);
+
+  /**
+   * Joins this operation, for a client that starts it by Update-with-Start (docs/clients.md): with
+   * the id conflict policy {@code USE_EXISTING}, the start creates the workflow or finds it
+   * running, and this update then decides whether the caller may wait for its result. The validator
+   * refuses a request other than the one this operation was started with (same model, account and
+   * input, compared as JSON values), so that no caller receives another request's render: nothing
+   * is started or changed.
+   *
+   * @return {@code joined}
+   */
+  @UpdateMethod
+  String join(GenerationRequest request);
+
+  /**
+   * Refuses, before anything is recorded, a request that breaks the contract ({@code invalid start
+   * input: ...}) or differs from this operation's own ({@code operation <id> was started with
+   * another request (<what differs>); use a new operation id for a new request}).
+   */
+  @UpdateValidatorMethod(updateName = "join")
+  void validateJoin(GenerationRequest request);
 
   @QueryMethod
   OperationView describe();

@@ -5,6 +5,7 @@ import com.genace.lifecycle.CancelRequest;
 import com.genace.model.FailureTypes;
 import com.genace.review.ReviewResolution;
 import io.temporal.failure.ApplicationFailure;
+import io.temporal.workflow.WorkflowInit;
 
 /**
  * The operation's course, step by step:
@@ -52,6 +53,19 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   private final DeliveryStep delivery = new DeliveryStep(operation, cancellation);
   private final CancelBookkeeping afterCancel =
       new CancelBookkeeping(operation, cancellation, review);
+
+  /** The request this run was started with, for {@code join}'s validator. */
+  private final GenerationRequest started;
+
+  /**
+   * Keeps the start input before any handler runs: the {@code join} update of an Update-with-Start
+   * arrives in the first workflow task, possibly before {@link #run} begins. No command is issued
+   * here.
+   */
+  @WorkflowInit
+  public GenerationWorkflowImpl(GenerationRequest request, CarriedState carried) {
+    this.started = request;
+  }
 
   @Override
   public OperationResult run(GenerationRequest request, CarriedState carried) {
@@ -134,6 +148,16 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   @Override
   public void validateCancel(CancelRequest request) {
     cancellation.validate(request);
+  }
+
+  @Override
+  public String join(GenerationRequest request) {
+    return "joined";
+  }
+
+  @Override
+  public void validateJoin(GenerationRequest request) {
+    JoinCheck.requireSameRequest(started, request);
   }
 
   @Override

@@ -13,14 +13,7 @@ public final class OperationConflictException extends GenerationClientException 
   private final List<String> differences;
 
   OperationConflictException(String operationId, List<String> differences) {
-    super(
-        operationId,
-        "operation "
-            + operationId
-            + " was started with another request ("
-            + String.join("; ", differences)
-            + "); use a new operation id for a new request",
-        null);
+    super(operationId, RequestDifferences.conflict(operationId, differences), null);
     this.differences = List.copyOf(differences);
   }
 

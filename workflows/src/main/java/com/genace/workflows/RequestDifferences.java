@@ -38,6 +38,18 @@ public final class RequestDifferences {
     return differences;
   }
 
+  /**
+   * The one refusal of a reused id, wherever it is found (the {@code join} update's validator, the
+   * ledger's registration, the Java client for an operation that has ended).
+   */
+  public static String conflict(String operationId, List<String> differences) {
+    return "operation "
+        + operationId
+        + " was started with another request ("
+        + String.join("; ", differences)
+        + "); use a new operation id for a new request";
+  }
+
   private static JsonNode tree(String json) {
     try {
       return JSON.readTree(json == null ? "null" : json);

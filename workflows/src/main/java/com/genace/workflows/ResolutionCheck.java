@@ -14,7 +14,8 @@ import java.util.Optional;
  *
  * <ol>
  *   <li>{@code not_submitted} is refused while the review's evidence shows a job of this operation,
- *       or the evidence gathered again when it is applied does;
+ *       or the evidence gathered again when it is applied does, or that evidence could not look
+ *       (Genace's search or a job id seen did not answer);
  *   <li>a job named by {@code found_remote_job} is read on Genace first, unless the review settled
  *       itself with it;
  *   <li>the ledger records it; a permanent refusal of the ledger is a refusal, not a retry.
@@ -83,9 +84,14 @@ final class ResolutionCheck {
 
   /**
    * The evidence gathered once may be stale: a dispatcher that froze after its claim can POST after
-   * the review opened. So it is gathered again, with what the ledger and the exchanges saw.
+   * the review opened. So it is gathered again, with what the ledger and the exchanges saw. Only
+   * evidence that could look counts: a search that did not answer (an outage) or a job id seen that
+   * could not be read refuses {@code not_submitted}, since a POST answered during an outage may
+   * have created a paid job that nobody could see. A search this Genace does not offer is an
+   * answer: the re-check then rests on the job ids seen (docs/operations.md).
    *
-   * @return a refusal when it could not be gathered; else the fresh evidence is on the review
+   * @return a refusal when it could not be gathered, or could not look; else the fresh evidence is
+   *     on the review
    */
   private Optional<String> gatherEvidenceAgain() {
     ReviewEvidence evidence;
@@ -98,6 +104,16 @@ final class ResolutionCheck {
           "not_submitted refused: the evidence could not be gathered again ("
               + ActivityFailures.describe(failure)
               + "); ask again later, or abandon");
+    }
+    Optional<String> unchecked = evidence.unchecked();
+    if (unchecked.isPresent()
+        && evidence.candidates().isEmpty()
+        && VersionMarkers.checkedResolutions() >= VersionMarkers.CHECKED_RESOLUTIONS_REFUSE) {
+      // Nothing found where nothing could be looked at proves nothing: the review waits as it was.
+      return Optional.of(
+          "not_submitted refused: could not check: "
+              + unchecked.get()
+              + "; ask again later, or abandon");
     }
     operation.recordReview(operation.review().withEvidence(evidence));
     operation.showDetails();

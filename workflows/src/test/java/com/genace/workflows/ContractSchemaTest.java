@@ -389,7 +389,7 @@ class ContractSchemaTest {
                 }
               });
     }
-    assertThat(schemas).hasSize(2 + 1 + 4 + 1);
+    assertThat(schemas).hasSize(2 + 1 + 6 + 1);
     for (String schema : schemas) {
       assertThat(CONTRACT.resolve(schema)).exists();
     }
