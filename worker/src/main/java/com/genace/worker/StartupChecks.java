@@ -5,7 +5,6 @@ import com.genace.db.Migrations;
 import com.genace.worker.temporal.SearchAttributes;
 import com.genace.worker.temporal.TemporalConnection;
 import com.genace.worker.temporal.TemporalSettings;
-import com.genace.worker.temporal.TemporalUnavailableException;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.enums.v1.IndexedValueType;
@@ -14,12 +13,13 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /**
- * What a worker checks before it polls its task queues. Problems that waiting may fix (a database
- * or Genace still starting, a schema not migrated yet) are returned and retried; problems that it
- * will not fix (refused credentials, a Temporal that does not answer, a missing namespace or search
+ * What a worker checks before it polls its task queues. Problems that waiting may fix (Temporal, a
+ * database or Genace down or still starting, a schema not migrated yet) are returned and retried;
+ * problems that it will not fix (refused credentials, a missing database, namespace or search
  * attribute) throw {@link StartupFailure}, and the worker exits 1 with that one line.
  */
 final class StartupChecks {
@@ -35,6 +35,10 @@ final class StartupChecks {
 
   private static final String INVALID_CATALOG = "3D000";
 
+  /** gRPC codes of a Temporal that does not answer (yet): waiting may fix them. */
+  private static final Set<Status.Code> UNREACHABLE =
+      Set.of(Status.Code.UNAVAILABLE, Status.Code.DEADLINE_EXCEEDED);
+
   private final WorkerStack stack;
   private final String temporalAddress;
 
@@ -44,46 +48,56 @@ final class StartupChecks {
   }
 
   /**
-   * Temporal answers, the namespace exists and has the workflow's search attributes.
+   * Null when Temporal answers, the namespace exists and has the workflow's search attributes;
+   * {@code temporal_unreachable: ...} while Temporal does not answer (an outage, a server still
+   * starting: retried).
    *
-   * @throws StartupFailure naming what is missing and how to create it
+   * @throws StartupFailure when it answers with what waiting will not fix: refused credentials, a
+   *     missing namespace or search attribute (naming what is missing and how to create it)
    */
-  void requireTemporal() {
+  String temporalProblem() {
     String namespace = stack.config.temporalNamespace();
     try {
-      TemporalConnection.requireReachable(stack.stubs, temporalAddress);
-    } catch (TemporalUnavailableException e) {
-      throw new StartupFailure(e.getMessage(), e);
-    }
-    try {
+      stack.stubs.connect(TemporalConnection.CONNECT_TIMEOUT);
       stack
           .stubs
           .blockingStub()
           .describeNamespace(DescribeNamespaceRequest.newBuilder().setNamespace(namespace).build());
+      Optional<Map<String, IndexedValueType>> missing =
+          SearchAttributes.missing(stack.stubs, namespace);
+      missing
+          .filter(m -> !m.isEmpty())
+          .ifPresent(
+              m -> {
+                throw new StartupFailure(
+                    "namespace "
+                        + namespace
+                        + " on "
+                        + temporalAddress
+                        + " lacks the search attributes "
+                        + String.join(", ", m.keySet())
+                        + "; create them with: "
+                        + SearchAttributes.createCommand(m, namespace),
+                    null);
+              });
+      return null;
     } catch (StatusRuntimeException e) {
+      if (UNREACHABLE.contains(e.getStatus().getCode())) {
+        return unreachable(e);
+      }
       throw new StartupFailure(namespaceProblem(e, namespace), e);
+    } catch (IllegalStateException e) {
+      return unreachable(e); // connect's health check did not answer in time
     }
-    Optional<Map<String, IndexedValueType>> missing;
-    try {
-      missing = SearchAttributes.missing(stack.stubs, namespace);
-    } catch (StatusRuntimeException e) {
-      throw new StartupFailure(namespaceProblem(e, namespace), e);
-    }
-    missing
-        .filter(m -> !m.isEmpty())
-        .ifPresent(
-            m -> {
-              throw new StartupFailure(
-                  "namespace "
-                      + namespace
-                      + " on "
-                      + temporalAddress
-                      + " lacks the search attributes "
-                      + String.join(", ", m.keySet())
-                      + "; create them with: "
-                      + SearchAttributes.createCommand(m, namespace),
-                  null);
-            });
+  }
+
+  private String unreachable(RuntimeException e) {
+    return "temporal_unreachable: cannot reach Temporal at "
+        + temporalAddress
+        + " ("
+        + TemporalSettings.ADDRESS
+        + "): "
+        + TemporalConnection.describe(e);
   }
 
   private String namespaceProblem(StatusRuntimeException e, String namespace) {

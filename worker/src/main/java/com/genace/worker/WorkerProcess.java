@@ -21,9 +21,12 @@ import org.slf4j.LoggerFactory;
  * One worker process's lifecycle, over the {@link WorkerStack} that wires it.
  *
  * <ol>
- *   <li>Startup: the status endpoints come up first; Temporal must answer, with the namespace and
- *       the search attributes (else {@link StartupFailure}); then the ledger, its schema and Genace
- *       (the free model list) are checked until they answer; then the task polls start.
+ *   <li>Startup: the status endpoints come up first; then Temporal (with the namespace and the
+ *       search attributes), the ledger and its schema, Genace (the free model list) and the
+ *       artifact store are checked until they answer, with a backoff ({@link StartupWait}), the
+ *       worker not ready meanwhile with the reason; what waiting will not fix (refused credentials,
+ *       a missing namespace, search attribute or database) stops it ({@link StartupFailure}); then
+ *       the task polls start.
  *   <li>Every second, the {@link ReadinessLoop}; every ten, the {@link StatisticsLoop}.
  *   <li>On shutdown, the {@link Drain}.
  * </ol>
@@ -35,7 +38,6 @@ public final class WorkerProcess implements AutoCloseable {
 
   static final Duration CHECK_INTERVAL = Duration.ofSeconds(1);
   static final Duration STATISTICS_INTERVAL = Duration.ofSeconds(10);
-  static final Duration STARTUP_RETRY = Duration.ofSeconds(2);
 
   private static final Logger log = LoggerFactory.getLogger(WorkerProcess.class);
 
@@ -79,8 +81,8 @@ public final class WorkerProcess implements AutoCloseable {
   }
 
   /**
-   * Serves the endpoints, checks Temporal once, waits until the other startup checks pass (retrying
-   * every two seconds), then starts the task polls. Returns once the worker is running.
+   * Serves the endpoints, waits until the startup checks pass (Temporal first, then the rest), then
+   * starts the task polls. Returns once the worker is running.
    *
    * @throws StartupFailure when a check fails in a way that waiting will not fix
    */
@@ -89,15 +91,27 @@ public final class WorkerProcess implements AutoCloseable {
     log.info("worker {} status endpoints on {}", config.workerId(), stack.statusServer.address());
     StartupChecks checks = new StartupChecks(stack, temporal.address());
     stack.state.startupProblem("checking Temporal at " + temporal.address());
-    checks.requireTemporal();
+    StartupWait wait = new StartupWait(clock);
+    boolean temporalAnswered = false;
     while (true) {
-      String problem = checks.problem();
+      String problem = checks.temporalProblem();
+      temporalAnswered |= problem == null;
+      if (temporalAnswered) {
+        problem = checks.problem();
+      }
       if (problem == null) {
         break;
       }
       stack.state.startupProblem(problem);
-      log.warn("worker {} not started yet: {}", config.workerId(), problem);
-      Thread.sleep(STARTUP_RETRY.toMillis());
+      if (wait.shouldLog(problem)) {
+        log.warn(
+            "worker {} not started yet: {} (waiting since {}; retried every {} s at most)",
+            config.workerId(),
+            problem,
+            wait.since(),
+            StartupWait.MAX_PAUSE.toSeconds());
+      }
+      Thread.sleep(wait.nextPause().toMillis());
     }
     readiness.checkLedger();
     stack.factory.start();

@@ -28,6 +28,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -118,18 +120,67 @@ class TemporalReadinessTest {
   }
 
   @Test
-  void an_unreachable_temporal_stops_the_start_naming_the_variable_and_the_address()
+  void a_worker_started_before_temporal_and_the_database_waits_unready_and_starts_when_both_answer()
       throws Exception {
-    String dead = "127.0.0.1:" + LoopbackPorts.free();
-    process =
-        new WorkerProcess(
-            WorkerConfig.fromEnvironment(environment()),
-            TemporalTarget.of(TemporalSettings.local(dead)),
-            Clock.systemUTC());
+    int temporalPort = LoopbackPorts.free();
+    URI ledger = URI.create(TestDatabase.url().jdbcUrl().substring("jdbc:".length()));
+    try (TcpProxy database =
+        new TcpProxy(new InetSocketAddress(ledger.getHost(), ledger.getPort()))) {
+      database.cut();
+      Map<String, String> env = environment();
+      env.put(
+          "DATABASE_URL",
+          TestDatabase.databaseUrlValue()
+              .replaceFirst("//[^/]+/", "//127.0.0.1:" + database.port() + "/"));
+      process =
+          new WorkerProcess(
+              WorkerConfig.fromEnvironment(env),
+              TemporalTarget.of(TemporalSettings.local("127.0.0.1:" + temporalPort)),
+              Clock.systemUTC());
+      CompletableFuture<Void> started =
+          CompletableFuture.runAsync(
+              () -> {
+                try {
+                  process.start();
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                  throw new IllegalStateException(e);
+                }
+              });
 
-    assertThatThrownBy(process::start)
-        .isInstanceOf(StartupFailure.class)
-        .hasMessageStartingWith("cannot reach Temporal at " + dead + " (TEMPORAL_ADDRESS)");
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () ->
+                  assertThat(get("/startupz"))
+                      .contains(
+                          "\"reason\":\"temporal_unreachable: cannot reach Temporal at 127.0.0.1:"
+                              + temporalPort
+                              + " (TEMPORAL_ADDRESS)"));
+      assertThat(status("/readyz")).isEqualTo(503);
+      assertThat(status("/livez")).isEqualTo(200);
+      Thread.sleep(3_000); // it keeps waiting: no exit, however long Temporal stays away
+      assertThat(started).isNotDone();
+
+      try (var server = TestServer.createPortBoundServer(temporalPort, true)) {
+        try (TemporalConnection direct =
+            TemporalConnection.open(TemporalSettings.local("127.0.0.1:" + temporalPort))) {
+          SearchAttributes.register(direct.stubs(), "default");
+        }
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .untilAsserted(
+                () -> assertThat(get("/startupz")).contains("\"reason\":\"ledger_unavailable: "));
+        assertThat(started).isNotDone();
+
+        database.restore();
+        started.get(90, TimeUnit.SECONDS);
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> process.state().readiness().acceptingDispatch());
+        assertThat(status("/readyz")).isEqualTo(200);
+      }
+    }
   }
 
   @Test
