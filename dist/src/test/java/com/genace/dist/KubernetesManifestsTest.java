@@ -159,9 +159,15 @@ class KubernetesManifestsTest {
           .isEqualTo("genace-secrets");
       assertThat(variable.has("value")).as(secret + " written in the manifest").isFalse();
     }
+    // The migration runs as the schema's owner, from a Secret the workers cannot read.
     JsonNode migrate = manifests.container(manifests.get("Job", "genace-db-migrate"), "migrate");
-    assertThat(manifests.variable(migrate, "DATABASE_URL").at("/valueFrom/secretKeyRef"))
-        .isEqualTo(manifests.variable(worker, "DATABASE_URL").at("/valueFrom/secretKeyRef"));
+    assertThat(
+            manifests.variable(migrate, "DATABASE_URL").at("/valueFrom/secretKeyRef/name").asText())
+        .isEqualTo("genace-migrate-secrets");
+    assertThat(
+            manifests.variable(migrate, "DATABASE_URL").at("/valueFrom/secretKeyRef/key").asText())
+        .isEqualTo(
+            manifests.variable(worker, "DATABASE_URL").at("/valueFrom/secretKeyRef/key").asText());
 
     JsonNode configMap = manifests.get("ConfigMap", "genace-config");
     assertThat(configMap.path("data").has("GENACE_CONFIG_VERSION")).isTrue();
