@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.genace.testkit.EmbeddedDatabase;
-import java.io.IOException;
+import com.genace.testkit.TestCertificates;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -33,54 +33,15 @@ class DatabaseTlsTest {
   static final String ENCODED_PASSWORD = "p+w%25d%40x%3Ay";
 
   @TempDir static Path dir;
-  static EmbeddedDatabase server;
+  static EmbeddedDatabase database;
 
   @BeforeAll
   static void startATlsServer() throws Exception {
     // As root, the server runs as an unprivileged user (UnprivilegedPostgres): it must read these.
     Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
-    openssl(
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-days",
-        "1",
-        "-subj",
-        "/CN=genace-test-ca",
-        "-keyout",
-        "ca.key",
-        "-out",
-        "ca.crt");
-    openssl(
-        "req",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-subj",
-        "/CN=127.0.0.1",
-        "-keyout",
-        "server.key",
-        "-out",
-        "server.csr");
-    Files.writeString(dir.resolve("san.ext"), "subjectAltName=IP:127.0.0.1\n");
-    openssl(
-        "x509",
-        "-req",
-        "-in",
-        "server.csr",
-        "-CA",
-        "ca.crt",
-        "-CAkey",
-        "ca.key",
-        "-CAcreateserial",
-        "-days",
-        "1",
-        "-extfile",
-        "san.ext",
-        "-out",
-        "server.crt");
+    TestCertificates certificates = TestCertificates.in(dir);
+    TestCertificates.Pair ca = certificates.ca("ca");
+    TestCertificates.Pair server = certificates.signed("server", ca, "IP:127.0.0.1");
     Files.writeString(
         dir.resolve("pg_hba.conf"),
         """
@@ -94,7 +55,7 @@ class DatabaseTlsTest {
       Files.setPosixFilePermissions(
           dir.resolve(file), PosixFilePermissions.fromString("rw-r--r--"));
     }
-    Path key = dir.resolve("server.key");
+    Path key = server.key();
     if ("root".equals(System.getProperty("user.name"))) {
       // PostgreSQL reads a key only from a file its own user owns (0600), or root (0640).
       String owner = System.getenv().getOrDefault("GENACE_UNPRIVILEGED_USER", "nobody");
@@ -102,18 +63,18 @@ class DatabaseTlsTest {
           key, key.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(owner));
     }
     Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
-    server =
+    database =
         EmbeddedDatabase.start(
             0,
             Map.of(
                 "ssl", "on",
-                "ssl_cert_file", dir.resolve("server.crt").toString(),
+                "ssl_cert_file", server.cert().toString(),
                 "ssl_key_file", key.toString(),
                 "hba_file", dir.resolve("pg_hba.conf").toString(),
                 "password_encryption", "scram-sha-256"));
     try (Connection admin =
             DriverManager.getConnection(
-                "jdbc:postgresql://127.0.0.1:" + server.port() + "/postgres", "postgres", "");
+                "jdbc:postgresql://127.0.0.1:" + database.port() + "/postgres", "postgres", "");
         Statement statement = admin.createStatement()) {
       statement.execute(
           "CREATE ROLE " + USER + " LOGIN PASSWORD '" + PASSWORD.replace("'", "''") + "'");
@@ -122,8 +83,8 @@ class DatabaseTlsTest {
 
   @AfterAll
   static void stop() {
-    if (server != null) {
-      server.close();
+    if (database != null) {
+      database.close();
     }
   }
 
@@ -133,7 +94,7 @@ class DatabaseTlsTest {
         + ":"
         + ENCODED_PASSWORD
         + "@127.0.0.1:"
-        + server.port()
+        + database.port()
         + "/postgres?"
         + parameters;
   }
@@ -175,22 +136,8 @@ class DatabaseTlsTest {
   }
 
   @Test
-  void a_certificate_not_signed_by_the_given_ca_is_refused_under_verify_full() throws Exception {
-    Path other = dir.resolve("other-ca.crt");
-    openssl(
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-days",
-        "1",
-        "-subj",
-        "/CN=another-ca",
-        "-keyout",
-        "other-ca.key",
-        "-out",
-        other.getFileName().toString());
+  void a_certificate_not_signed_by_the_given_ca_is_refused_under_verify_full() {
+    Path other = TestCertificates.in(dir).ca("other-ca").cert();
 
     assertThatThrownBy(
             () -> connect(DatabaseUrl.parse(url("sslmode=verify-full&sslrootcert=" + other))))
@@ -202,17 +149,6 @@ class DatabaseTlsTest {
         DriverManager.getConnection(
             url.jdbcUrl(), url.user().orElse(null), url.password().orElse(null))) {
       connection.isValid(5);
-    }
-  }
-
-  private static void openssl(String... arguments) throws IOException, InterruptedException {
-    List<String> command = new java.util.ArrayList<>(List.of("openssl"));
-    command.addAll(List.of(arguments));
-    Process process =
-        new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
-    String output = new String(process.getInputStream().readAllBytes());
-    if (process.waitFor() != 0) {
-      throw new IllegalStateException("openssl " + arguments[0] + " failed: " + output);
     }
   }
 }

@@ -4,6 +4,8 @@ import com.genace.worker.telemetry.TemporalTracing;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationWorkflow;
 import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
@@ -11,6 +13,7 @@ import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
 
 /**
  * The one way to reach Temporal, for the worker and every command: stubs built from {@link
@@ -75,6 +78,25 @@ public final class TemporalConnection implements AutoCloseable {
       TemporalSettings settings, WorkflowServiceStubsOptions.Builder options) {
     options.setTarget(settings.address()).setEnableHttps(settings.tls());
     settings.apiKey().ifPresent(key -> options.addApiKey(() -> key));
+    settings.apiKeyFile().map(ApiKeyFile::new).ifPresent(key -> options.addApiKey(key::get));
+    TlsFiles files = settings.tlsFiles();
+    if (files.clientCertificate() || files.caFile().isPresent()) {
+      files.check();
+      try {
+        SslContextBuilder tls = GrpcSslContexts.forClient();
+        if (files.clientCertificate()) {
+          tls.keyManager(files.keyManager());
+        }
+        files.caFile().ifPresent(ca -> tls.trustManager(files.trustManager()));
+        options.setSslContext(tls.build());
+      } catch (SSLException e) {
+        throw new IllegalArgumentException("cannot set up TLS to Temporal: " + e.getMessage(), e);
+      }
+    }
+    settings
+        .serverName()
+        .ifPresent(
+            name -> options.setChannelInitializer(channel -> channel.overrideAuthority(name)));
     return WorkflowServiceStubs.newServiceStubs(options.build());
   }
 

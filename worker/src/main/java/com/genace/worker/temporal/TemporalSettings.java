@@ -1,5 +1,7 @@
 package com.genace.worker.temporal;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -11,16 +13,44 @@ import java.util.Optional;
  *
  * @param address {@code host:port} of the frontend
  * @param namespace the namespace operations run in
- * @param tls whether to connect with TLS (implied by an API key)
+ * @param tls whether to connect with TLS (implied by an API key and by any TLS file)
  * @param apiKey a bearer key for Temporal Cloud or a proxy, if any
+ * @param apiKeyFile a file holding that key instead, read again when it changes
+ * @param tlsFiles the client certificate and key (mutual TLS) and the CA to trust, if given
+ * @param serverName the name to expect in the server's certificate, when not the address's host
  */
 public record TemporalSettings(
-    String address, String namespace, boolean tls, Optional<String> apiKey) {
+    String address,
+    String namespace,
+    boolean tls,
+    Optional<String> apiKey,
+    Optional<Path> apiKeyFile,
+    TlsFiles tlsFiles,
+    Optional<String> serverName) {
 
   public static final String ADDRESS = "TEMPORAL_ADDRESS";
   public static final String NAMESPACE = "TEMPORAL_NAMESPACE";
   public static final String TLS = "TEMPORAL_TLS";
   public static final String API_KEY = "TEMPORAL_API_KEY";
+  public static final String API_KEY_FILE = "TEMPORAL_API_KEY_FILE";
+  public static final String TLS_CERT_FILE = "TEMPORAL_TLS_CERT_FILE";
+  public static final String TLS_KEY_FILE = "TEMPORAL_TLS_KEY_FILE";
+  public static final String TLS_CA_FILE = "TEMPORAL_TLS_CA_FILE";
+  public static final String TLS_SERVER_NAME = "TEMPORAL_TLS_SERVER_NAME";
+
+  private static final TlsFiles NO_FILES =
+      new TlsFiles(Optional.empty(), Optional.empty(), Optional.empty());
+
+  public TemporalSettings {
+    if (apiKey.isPresent() && apiKeyFile.isPresent()) {
+      throw new IllegalArgumentException(API_KEY + " and " + API_KEY_FILE + ": set one of them");
+    }
+  }
+
+  /** Without key file, TLS files or server name. */
+  public TemporalSettings(String address, String namespace, boolean tls, Optional<String> apiKey) {
+    this(address, namespace, tls, apiKey, Optional.empty(), NO_FILES, Optional.empty());
+  }
 
   public static final String DEFAULT_ADDRESS = "127.0.0.1:7233";
   public static final String DEFAULT_NAMESPACE = "default";
@@ -53,11 +83,33 @@ public record TemporalSettings(
               + " long");
     }
     Optional<String> apiKey = value(env, API_KEY);
-    return new TemporalSettings(address, namespace, tls(env) || apiKey.isPresent(), apiKey);
+    Optional<Path> apiKeyFile = file(env, API_KEY_FILE);
+    TlsFiles files =
+        new TlsFiles(file(env, TLS_CERT_FILE), file(env, TLS_KEY_FILE), file(env, TLS_CA_FILE));
+    Optional<String> serverName = value(env, TLS_SERVER_NAME);
+    boolean tls =
+        tls(env)
+            || apiKey.isPresent()
+            || apiKeyFile.isPresent()
+            || files.clientCertificate()
+            || files.caFile().isPresent()
+            || serverName.isPresent();
+    return new TemporalSettings(address, namespace, tls, apiKey, apiKeyFile, files, serverName);
   }
 
   private static Optional<String> value(Map<String, String> env, String name) {
     return Optional.ofNullable(env.get(name)).map(String::trim).filter(v -> !v.isEmpty());
+  }
+
+  /** A file the variable names, which must be readable now (it is read again when it changes). */
+  private static Optional<Path> file(Map<String, String> env, String name) {
+    Optional<Path> file = value(env, name).map(Path::of);
+    file.filter(f -> !Files.isReadable(f))
+        .ifPresent(
+            f -> {
+              throw new IllegalArgumentException(name + ": cannot read " + f);
+            });
+    return file;
   }
 
   private static boolean tls(Map<String, String> env) {
@@ -77,7 +129,8 @@ public record TemporalSettings(
         + " (namespace "
         + namespace
         + (tls ? ", TLS" : "")
-        + (apiKey.isPresent() ? ", API key set" : "")
+        + (tlsFiles.clientCertificate() ? ", client certificate " + tlsFiles.certFile().get() : "")
+        + (apiKey.isPresent() || apiKeyFile.isPresent() ? ", API key set" : "")
         + ")";
   }
 }
