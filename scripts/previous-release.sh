@@ -51,19 +51,21 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "previous-release: building $VERSION (${COMMIT:0:12}) in a git worktree; this takes a minute or two" >&2
+# One progress line: its end is written when the build has ended.
+printf 'previous-release: building %s (%s) in a git worktree... ' "$VERSION" "${COMMIT:0:12}" >&2
 started=$SECONDS
 # The worktree directory must not exist for `git worktree add`; mktemp reserved its name.
 rmdir "$WORKTREE"
 if ! git -C "$ROOT" worktree add --detach "$WORKTREE" "$COMMIT" >"$LOG" 2>&1 \
   || ! (cd "$WORKTREE" && mvn -B -q -DskipTests -Dspotless.check.skip=true package \
     -pl ops -am) >>"$LOG" 2>&1; then
+  echo "failed" >&2
   echo "previous-release: ERROR: building $VERSION (${COMMIT:0:12}) failed; the log's tail follows" >&2
   tail -n 40 "$LOG" >&2
   exit 1
 fi
 [[ -f "$WORKTREE/ops/target/genace-ops.jar" && -d "$WORKTREE/ops/target/lib" ]] \
-  || die "the build of $VERSION left no ops/target/genace-ops.jar and ops/target/lib"
+  || { echo "failed" >&2; die "the build of $VERSION left no ops/target/genace-ops.jar and ops/target/lib"; }
 
 mkdir -p "$PARTIAL"
 cp "$WORKTREE/ops/target/genace-ops.jar" "$PARTIAL/"
@@ -73,5 +75,5 @@ echo "$COMMIT" >"$PARTIAL/commit"
 touch "$PARTIAL/complete"
 rm -rf "$TARGET"
 mv "$PARTIAL" "$TARGET"
-echo "previous-release: $VERSION (${COMMIT:0:12}) built in $((SECONDS - started)) s into $TARGET" >&2
+echo "built in $((SECONDS - started)) s into $TARGET" >&2
 echo "$TARGET"
