@@ -17,6 +17,7 @@
 #   TEMPORAL_HEADLESS       1 = no Web UI                         (default 0)
 #   TEMPORAL_HTTP_PORT      port of the server's HTTP API         (default: the CLI's choice)
 #   TEMPORAL_DB_FILE        SQLite file to keep state across restarts (default: in memory)
+#   TEMPORAL_DYNAMIC_CONFIG more server settings, KEY=VALUE separated by spaces (default: none)
 #   TEMPORAL_LOG_FILE       the server's output                   (default <venv>/temporal-dev-<port>.log)
 #   TEMPORAL_START_TIMEOUT  seconds to wait for health            (default 60)
 #   PYTHON                  interpreter for the venv              (default: the first python3 with venv)
@@ -84,6 +85,8 @@ start_server() {
   fi
   if [[ -n "${TEMPORAL_HTTP_PORT:-}" ]]; then args+=(--http-port "$TEMPORAL_HTTP_PORT"); fi
   if [[ -n "${TEMPORAL_DB_FILE:-}" ]]; then args+=(--db-filename "$TEMPORAL_DB_FILE"); fi
+  local setting
+  for setting in ${TEMPORAL_DYNAMIC_CONFIG:-}; do args+=(--dynamic-config-value "$setting"); done
 
   # Detached from our stdout, so that callers capturing the PID with $(...) do not hang.
   "$TEMPORAL" "${args[@]}" </dev/null >"$log_file" 2>&1 &

@@ -67,7 +67,8 @@ public final class DrillStack implements AutoCloseable {
             return thread;
           });
 
-  private DrillStack(String drill, long seed) throws IOException, InterruptedException {
+  private DrillStack(String drill, long seed, Release release, Map<String, String> temporalConfig)
+      throws IOException, InterruptedException {
     this.drill = drill;
     this.seed = seed;
     this.dir = Path.of("target", "fault-drills", drill).toAbsolutePath();
@@ -76,11 +77,19 @@ public final class DrillStack implements AutoCloseable {
     this.artifacts = Files.createDirectories(dir.resolve("artifacts"));
     // The two servers start side by side: each takes seconds on a busy machine.
     CompletableFuture<TemporalDevServer> temporalStarting =
-        CompletableFuture.supplyAsync(() -> startTemporal(dir.resolve("temporal")));
+        CompletableFuture.supplyAsync(() -> startTemporal(dir.resolve("temporal"), temporalConfig));
     PostgresServer startedPostgres = null;
     try {
       startedPostgres = PostgresServer.create(dir.resolve("postgres"));
-      migrate(startedPostgres.url());
+      if (release.equals(Release.CURRENT)) {
+        migrate(startedPostgres.url());
+      } else {
+        release.run(
+            Map.of("DATABASE_URL", startedPostgres.url()),
+            dir.resolve("db-migrate-" + release.version() + ".log"),
+            "db",
+            "migrate");
+      }
       this.temporal = temporalStarting.join();
     } catch (IOException | InterruptedException | RuntimeException e) {
       // Nothing a failed start began may outlive it: wait for the server still starting and stop
@@ -116,7 +125,18 @@ public final class DrillStack implements AutoCloseable {
   /** Starts the stack for a drill; {@code seed} decides every random choice the drill makes. */
   public static DrillStack start(String drill, long seed) throws IOException, InterruptedException {
     System.out.printf("drill %s: seed %d%n", drill, seed);
-    return new DrillStack(drill, seed);
+    return new DrillStack(drill, seed, Release.CURRENT, Map.of());
+  }
+
+  /**
+   * Starts the stack with the ledger's schema applied by {@code release}'s {@code db migrate}, and
+   * the Temporal dev server with more of its dynamic configuration.
+   */
+  public static DrillStack start(
+      String drill, long seed, Release release, Map<String, String> temporalConfig)
+      throws IOException, InterruptedException {
+    System.out.printf("drill %s: seed %d%n", drill, seed);
+    return new DrillStack(drill, seed, release, temporalConfig);
   }
 
   private static void closeQuietly(AutoCloseable closeable) {
@@ -127,9 +147,9 @@ public final class DrillStack implements AutoCloseable {
     }
   }
 
-  private static TemporalDevServer startTemporal(Path dir) {
+  private static TemporalDevServer startTemporal(Path dir, Map<String, String> config) {
     try {
-      return TemporalDevServer.start(dir);
+      return TemporalDevServer.start(dir, config);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
@@ -170,7 +190,13 @@ public final class DrillStack implements AutoCloseable {
   }
 
   public DrillWorker startWorker(String name, Map<String, String> env) throws IOException {
-    DrillWorker worker = DrillWorker.start(name, env, dir.resolve(name + ".log"));
+    return startWorker(name, env, Release.CURRENT);
+  }
+
+  /** A worker of another release. */
+  public DrillWorker startWorker(String name, Map<String, String> env, Release release)
+      throws IOException {
+    DrillWorker worker = DrillWorker.start(name, env, dir.resolve(name + ".log"), release);
     workers.add(worker);
     return worker;
   }
@@ -188,6 +214,29 @@ public final class DrillStack implements AutoCloseable {
       throw new IllegalStateException(
           stored + " cannot be made read-only: run the drills as an unprivileged user");
     }
+  }
+
+  /**
+   * Runs an {@code ops} or {@code db} command of {@code release}'s CLI against this stack's ledger
+   * and Temporal server, as an operator would; its output goes to {@code <command>.log} too.
+   *
+   * @return what it printed
+   */
+  public String cli(Release release, String... args) throws IOException, InterruptedException {
+    return release.run(
+        Map.of("DATABASE_URL", postgres.url(), "TEMPORAL_ADDRESS", temporal.address()),
+        dir.resolve("cli-" + release.version() + ".log"),
+        args);
+  }
+
+  /** Starts operation {@code <drill>-<name>} of this model; returns its id. */
+  public String startOperation(String name, String model) {
+    String id = drill + "-" + name;
+    client.start(
+        new GenerationRequest(
+            id, model, "{\"prompt\":\"drill " + id + "\"}", DISPATCH_TIMEOUT_SECONDS));
+    operations.add(id);
+    return id;
   }
 
   /** Starts operations {@code <drill>-<first>...}; returns their ids. */

@@ -40,12 +40,18 @@ public final class DrillWorker implements AutoCloseable {
    */
   public static DrillWorker start(String name, Map<String, String> env, Path log)
       throws IOException {
+    return start(name, env, log, Release.CURRENT);
+  }
+
+  /** {@link #start(String, Map, Path)} with the worker of another release. */
+  public static DrillWorker start(String name, Map<String, String> env, Path log, Release release)
+      throws IOException {
     int statusPort = LoopbackPorts.free();
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse("java"));
     // Small and quick to start: several of these share two cores with the servers.
     command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
-    command.addAll(List.of("-cp", System.getProperty("java.class.path")));
+    command.addAll(List.of("-cp", release.classpath()));
     command.addAll(List.of("com.genace.ops.GenaceCli", "worker"));
     ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().putAll(env);
@@ -124,6 +130,21 @@ public final class DrillWorker implements AutoCloseable {
     if (status / 100 != 2) {
       throw new IllegalStateException(name + " answered " + status + " to " + path);
     }
+  }
+
+  /**
+   * SIGTERM, as a rollout stops a worker, then waits for it to exit by itself (its drain).
+   *
+   * @return its exit code
+   * @throws AssertionError when it has not exited within {@code limit}
+   */
+  public int drain(Duration limit) throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(limit.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+      throw new AssertionError(
+          name + " did not exit within " + limit + " of SIGTERM:\n" + Drills.tail(log));
+    }
+    return process.exitValue();
   }
 
   /** SIGSTOP: the process keeps its sockets and leases but does nothing. */

@@ -20,16 +20,27 @@ public final class TemporalDevServer implements AutoCloseable {
   private final Path venv;
   private final Path dir;
   private final int port;
+  private final Map<String, String> dynamicConfig;
   private long pid = -1;
   private int starts;
 
-  private TemporalDevServer(Path venv, Path dir, int port) {
+  private TemporalDevServer(Path venv, Path dir, int port, Map<String, String> dynamicConfig) {
     this.venv = venv;
     this.dir = dir;
     this.port = port;
+    this.dynamicConfig = Map.copyOf(dynamicConfig);
   }
 
   public static TemporalDevServer start(Path dir) throws IOException, InterruptedException {
+    return start(dir, Map.of());
+  }
+
+  /**
+   * Starts the server with more of its dynamic configuration ({@code --dynamic-config-value
+   * KEY=VALUE}), for example the history length at which it suggests continuing as new.
+   */
+  public static TemporalDevServer start(Path dir, Map<String, String> dynamicConfig)
+      throws IOException, InterruptedException {
     String cli = System.getenv(CLI_VARIABLE);
     if (cli == null || cli.isBlank()) {
       throw new IllegalStateException(
@@ -40,7 +51,10 @@ public final class TemporalDevServer implements AutoCloseable {
     // <venv>/bin/temporal
     TemporalDevServer server =
         new TemporalDevServer(
-            Path.of(cli).toAbsolutePath().getParent().getParent(), dir, LoopbackPorts.free());
+            Path.of(cli).toAbsolutePath().getParent().getParent(),
+            dir,
+            LoopbackPorts.free(),
+            dynamicConfig);
     server.start();
     return server;
   }
@@ -67,7 +81,12 @@ public final class TemporalDevServer implements AutoCloseable {
                 "TEMPORAL_LOG_FILE",
                 dir.resolve("temporal-" + starts + ".log").toString(),
                 "TEMPORAL_START_TIMEOUT",
-                "90"),
+                "90",
+                "TEMPORAL_DYNAMIC_CONFIG",
+                dynamicConfig.entrySet().stream()
+                    .map(e -> e.getKey() + "=" + e.getValue())
+                    .sorted()
+                    .collect(java.util.stream.Collectors.joining(" "))),
             dir.resolve("temporal-dev.sh.log"));
     // The script prints the server's PID last.
     pid = Long.parseLong(output.strip().lines().reduce((a, b) -> b).orElseThrow().strip());
