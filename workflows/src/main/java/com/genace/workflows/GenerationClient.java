@@ -79,8 +79,7 @@ public final class GenerationClient {
 
   /**
    * Starts the operation, or joins it if it was started before with the same request (same model,
-   * account and input, compared as JSON values). Joining a running operation asks its workflow (the
-   * {@code join} update), so it waits for a worker, as {@link #resolve} does.
+   * account and input, compared as JSON values).
    *
    * @throws IllegalArgumentException for a blank id or model, or an input that is not a JSON object
    * @throws OperationConflictException when the id was started with a different request; nothing is
@@ -118,27 +117,17 @@ public final class GenerationClient {
   }
 
   /**
-   * Joins a running operation through its {@code join} update, whose validator refuses another
-   * request: the rule every client meets, in any language (docs/clients.md). It is not an
-   * Update-with-Start here, since that waits for a worker to take the new workflow's first task,
-   * and a start must create an operation while no worker runs. An operation that takes no update
-   * (it ended, or a worker of 0.1.0 does not know {@code join}) is compared with the request its
-   * history starts with.
+   * Joins an operation started before, when it was started with the same request: compared with the
+   * request its run's history starts with, so that no worker needs to run (a service that starts
+   * again during a worker outage gets its answer at once). Other SDKs meet the same rule in the
+   * workflow, through Update-with-Start and the {@code join} update (docs/clients.md).
    */
   private Started join(GenerationRequest request, WorkflowExecution execution) {
-    String workflowId = execution.getWorkflowId();
-    try {
-      client.newWorkflowStub(GenerationWorkflow.class, workflowId).join(request);
-      return new Started(workflowId, execution.getRunId(), true);
-    } catch (WorkflowUpdateException | WorkflowNotFoundException e) {
-      // Refused (its reason is a message only, see JoinCheck), unknown to the worker, or ended
-      // meanwhile: the history's first request says what differs, if anything.
-    }
     List<String> differences = RequestDifferences.between(startedRequest(execution), request);
     if (!differences.isEmpty()) {
       throw new OperationConflictException(request.operationId(), differences);
     }
-    return new Started(workflowId, execution.getRunId(), true);
+    return new Started(execution.getWorkflowId(), execution.getRunId(), true);
   }
 
   /**
