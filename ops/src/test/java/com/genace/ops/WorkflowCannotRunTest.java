@@ -7,10 +7,8 @@ import com.genace.ledger.NewOperation;
 import com.genace.ops.support.CliRunner;
 import com.genace.ops.support.StackFixture;
 import com.genace.testing.DatabaseExtension;
+import com.genace.worker.support.GenerationHarness;
 import com.genace.worker.temporal.TemporalConnection;
-import com.genace.workflows.GenerationWorkflow;
-import com.genace.workflows.TaskQueues;
-import io.temporal.client.WorkflowOptions;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -30,15 +28,7 @@ class WorkflowCannotRunTest {
   void show_says_the_workflow_cannot_run_and_why() {
     stack.ledger().create(new NewOperation("stuck-1", "image-v1", "{}", "default"));
     try (TemporalConnection temporal = TemporalConnection.fromEnvironment(stack.env())) {
-      temporal
-          .workflowClient()
-          .newUntypedWorkflowStub(
-              "GenerationWorkflow",
-              WorkflowOptions.newBuilder()
-                  .setWorkflowId(GenerationWorkflow.workflowId("stuck-1"))
-                  .setTaskQueue(TaskQueues.OPERATIONS)
-                  .build())
-          .start("not a request", "nor carried state");
+      GenerationHarness.startWorkflowThatCannotRun(temporal.workflowClient(), "stuck-1");
     }
 
     await()

@@ -20,8 +20,6 @@ import com.genace.worker.temporal.WorkflowTaskFailures;
 import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationRequest;
 import com.genace.workflows.GenerationWorkflow;
-import com.genace.workflows.TaskQueues;
-import io.temporal.client.WorkflowOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -131,18 +129,8 @@ class WorkerProcessTest {
   @Test
   void a_workflow_task_that_keeps_failing_is_counted_and_its_cause_can_be_read() throws Exception {
     start(environment());
-    // A start whose input the workflow cannot read: every workflow task of the run fails, as
-    // each does after a release that changed the workflow's commands without a version.
+    GenerationHarness.startWorkflowThatCannotRun(temporal.getWorkflowClient(), "op-cannot-run");
     String workflowId = GenerationWorkflow.workflowId("op-cannot-run");
-    temporal
-        .getWorkflowClient()
-        .newUntypedWorkflowStub(
-            "GenerationWorkflow",
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(workflowId)
-                .setTaskQueue(TaskQueues.OPERATIONS)
-                .build())
-        .start("not a request", "nor carried state");
 
     await()
         .atMost(Duration.ofSeconds(30))

@@ -19,10 +19,12 @@ import com.genace.workflows.GenerationRequest;
 import com.genace.workflows.GenerationSearchAttributes;
 import com.genace.workflows.GenerationWorkflow;
 import com.genace.workflows.GenerationWorkflowImpl;
+import com.genace.workflows.TaskQueues;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.enums.v1.IndexedValueType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.testing.WorkflowReplayer;
@@ -264,6 +266,21 @@ public final class GenerationHarness implements AutoCloseable {
 
     @Override
     public void settle(String operationId, boolean spent) {}
+  }
+
+  /**
+   * Starts an operation's workflow with an input it cannot read: every workflow task of the run
+   * fails, as each does after a release that changed the workflow's commands without a version.
+   */
+  public static void startWorkflowThatCannotRun(WorkflowClient client, String operationId) {
+    client
+        .newUntypedWorkflowStub(
+            "GenerationWorkflow",
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(GenerationWorkflow.workflowId(operationId))
+                .setTaskQueue(TaskQueues.OPERATIONS)
+                .build())
+        .start("not a request", "nor carried state");
   }
 
   public static GenerationRequest request(String operationId) {

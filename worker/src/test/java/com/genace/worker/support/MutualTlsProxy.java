@@ -2,8 +2,6 @@ package com.genace.worker.support;
 
 import com.genace.worker.temporal.TlsFiles;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.file.Path;
@@ -55,7 +53,7 @@ public final class MutualTlsProxy implements AutoCloseable {
   public synchronized void trust(Path clientCa) throws Exception {
     int port = port();
     server.close();
-    open.forEach(MutualTlsProxy::closeQuietly);
+    open.forEach(TcpProxy::closeQuietly);
     open.clear();
     server = listen(clientCa, port);
   }
@@ -109,10 +107,10 @@ public final class MutualTlsProxy implements AutoCloseable {
                     Socket upstream = new Socket(InetAddress.getLoopbackAddress(), targetPort);
                     open.add(client);
                     open.add(upstream);
-                    pump(client, upstream);
-                    pump(upstream, client);
+                    TcpProxy.pump(client, upstream);
+                    TcpProxy.pump(upstream, client);
                   } catch (IOException refused) {
-                    closeQuietly(client); // no certificate, or one the CA did not sign
+                    TcpProxy.closeQuietly(client); // no certificate, or one the CA did not sign
                   }
                 },
                 "mtls-proxy-handshake");
@@ -124,36 +122,9 @@ public final class MutualTlsProxy implements AutoCloseable {
     }
   }
 
-  private static void pump(Socket from, Socket to) {
-    Thread thread =
-        new Thread(
-            () -> {
-              try (InputStream in = from.getInputStream();
-                  OutputStream out = to.getOutputStream()) {
-                in.transferTo(out);
-              } catch (IOException e) {
-                // one side closed
-              } finally {
-                closeQuietly(from);
-                closeQuietly(to);
-              }
-            },
-            "mtls-proxy-pump");
-    thread.setDaemon(true);
-    thread.start();
-  }
-
-  private static void closeQuietly(Socket socket) {
-    try {
-      socket.close();
-    } catch (IOException e) {
-      // already closed
-    }
-  }
-
   @Override
   public void close() throws IOException {
     server.close();
-    open.forEach(MutualTlsProxy::closeQuietly);
+    open.forEach(TcpProxy::closeQuietly);
   }
 }

@@ -59,7 +59,8 @@ public final class TcpProxy implements AutoCloseable {
     }
   }
 
-  private void pump(Socket from, Socket to) {
+  /** Copies {@code from} to {@code to} on a thread of its own; closes both when either ends. */
+  static void pump(Socket from, Socket to) {
     Thread thread =
         new Thread(
             () -> {
@@ -78,7 +79,7 @@ public final class TcpProxy implements AutoCloseable {
     thread.start();
   }
 
-  private static void closeQuietly(Socket socket) {
+  static void closeQuietly(Socket socket) {
     try {
       socket.close();
     } catch (IOException e) {
