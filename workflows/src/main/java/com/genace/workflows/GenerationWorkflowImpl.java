@@ -70,6 +70,7 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   @Override
   public OperationResult run(GenerationRequest request, CarriedState carried) {
     requireValid(request);
+    VersionMarkers.askAll();
     operation.begin(request.operationId());
     chain.begin(request, carried);
     if (carried == null) {
