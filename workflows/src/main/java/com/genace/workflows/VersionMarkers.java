@@ -41,14 +41,27 @@ final class VersionMarkers {
    */
   static final String CANCEL_IN_LEDGER = "cancel-in-ledger";
 
+  /**
+   * Version 1: a cancelled operation's review wait continues as new like any other (the cancel is
+   * carried), and the review reminder's due time is carried across runs; see {@link RunChain} and
+   * {@link ReviewStep}. 0.1.0 never continued once a cancel was requested, and started each run's
+   * reminder afresh.
+   */
+  static final String BOUNDED_WAITS = "bounded-waits";
+
   private VersionMarkers() {}
 
   /** Asks the change ids that are asked at the start of every run. */
   static void askAll() {
     cancelInLedger();
+    boundedWaits();
   }
 
   static boolean cancelInLedger() {
     return Workflow.getVersion(CANCEL_IN_LEDGER, Workflow.DEFAULT_VERSION, 1) >= 1;
+  }
+
+  static boolean boundedWaits() {
+    return Workflow.getVersion(BOUNDED_WAITS, Workflow.DEFAULT_VERSION, 1) >= 1;
   }
 }
