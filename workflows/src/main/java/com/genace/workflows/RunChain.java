@@ -73,7 +73,12 @@ final class RunChain {
     // A handler still running (an update answering its caller, a cancel being written to the
     // ledger) must end before the run does.
     Workflow.await(Workflow::isEveryHandlerFinished);
-    if ((!boundedWaits && cancellation.requested()) || !idle.getAsBoolean()) {
+    if (cancellation.requested() && !(boundedWaits && resumeAt == Step.REVIEW)) {
+      // Being cancelled: only the review the bookkeeping waits in continues (a dispatch wait
+      // ends with the cancel anyway).
+      return;
+    }
+    if (!idle.getAsBoolean()) {
       return;
     }
     OperationLog.workflowLogger()

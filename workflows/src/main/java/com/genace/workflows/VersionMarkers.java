@@ -5,9 +5,9 @@ import io.temporal.workflow.Workflow;
 /**
  * The one place a change to what a running workflow does is declared: each change id for {@link
  * Workflow#getVersion}, with a method that asks it at the point of the change. Those of {@link
- * #askAll} are asked at the start of every run, so that their marker sits at the same place in every
- * new history; asked again later, {@code getVersion} answers the same without a new command. A
- * history recorded before a change has no marker for it and replays on {@link
+ * #askAll} are asked at the start of every run, so that their marker sits at the same place in
+ * every new history; asked again later, {@code getVersion} answers the same without a new command.
+ * A history recorded before a change has no marker for it and replays on {@link
  * Workflow#DEFAULT_VERSION}, the code as it was.
  *
  * <p>The rule (docs/workflow-versions.md): a change to workflow code that running workflows would
