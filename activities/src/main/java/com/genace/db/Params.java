@@ -41,6 +41,16 @@ public final class Params {
     return this;
   }
 
+  /** A boolean that may be unknown: null is bound as SQL NULL. */
+  public Params boolOrNull(Boolean value) throws SQLException {
+    if (value == null) {
+      statement.setNull(++index, Types.BOOLEAN);
+    } else {
+      statement.setBoolean(++index, value);
+    }
+    return this;
+  }
+
   /**
    * A length of time, bound as text for a {@code ?::interval} parameter: seconds with their
    * milliseconds, as PostgreSQL reads a milliseconds field only up to about 24 days.

@@ -15,6 +15,7 @@ import com.genace.ledger.Lease;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.WriteResult;
+import com.genace.lifecycle.CancelRequest;
 import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.registration.Registration;
@@ -188,7 +189,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
       ClaimResult claim =
           submitAtOnce
               ? ledger.claimToSubmit(operationId, owner)
-              : ledger.claim(operationId, owner, NextAction.DISPATCH);
+              : ledger.claimToPost(operationId, owner);
       if (claim instanceof ClaimResult.MovedToReview moved) {
         return DispatchResult.of(DispatchOutcome.IN_REVIEW, moved.reviewReason());
       }
@@ -212,6 +213,12 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
       }
       if (!submitAtOnce && ledger.markSubmitting(lease) != WriteResult.APPLIED) {
         settle(operationId, false);
+        Optional<CancelRequest> cancelled = ledger.get(operationId).cancelRequest();
+        if (cancelled.isPresent()) {
+          // A cancel accepted between the claim and `submitting`: nothing leaves.
+          new HeldLease(ledger, lease).close();
+          return cancelledResult(cancelled.get());
+        }
         return DispatchResult.of(DispatchOutcome.NOT_SENT, "dispatch lease lost before sending");
       }
       // The claim to submit read the fleet-wide pause itself; a limited allowance took a statement
@@ -299,13 +306,27 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
    */
   private DispatchResult refused(ClaimResult.NotAcquired notAcquired) {
     OperationRow row = notAcquired.current();
+    Optional<CancelRequest> cancelled = row.cancelRequest();
+    if (cancelled.isPresent() && row.phase() == Phase.PENDING) {
+      return cancelledResult(cancelled.get());
+    }
     if (notAcquired.reason() == ClaimResult.Reason.NOT_ELIGIBLE
         && row.phase() == Phase.PENDING
         && row.nextAction() == NextAction.DISPATCH) {
       return DispatchResult.of(
           DispatchOutcome.PAUSED, gate.closedReason().orElse("dispatch paused a moment ago"));
     }
-    return fromCurrentState(notAcquired);
+    return fromCurrentState(notAcquired).withCancel(cancelled.orElse(null));
+  }
+
+  /** A pending operation whose cancel the ledger holds: never claimed, never sent. */
+  private static DispatchResult cancelledResult(CancelRequest cancel) {
+    return new DispatchResult(
+        DispatchOutcome.CANCELLED,
+        null,
+        "nothing sent: the ledger holds a cancel request (" + cancel.describe() + ")",
+        0,
+        cancel);
   }
 
   /** The claim found nothing to dispatch: say what the ledger shows instead. */

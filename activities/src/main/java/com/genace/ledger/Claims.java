@@ -31,10 +31,8 @@ final class Claims {
    * id. A dispatch claim returns what the POST needs and a deliver claim the stored snapshot (the
    * outputs to copy), so the caller does not read the row again.
    */
-  static final SqlStatement CLAIM =
-      SqlStatement.of(
-          "claim",
-          """
+  private static final String CLAIM_SQL =
+      """
           WITH args AS (
             SELECT ?::text AS operation_id, ?::text AS owner, ?::text AS action,
                    ?::interval AS lease_length
@@ -50,10 +48,21 @@ final class Claims {
             AND (a.action <> 'observe' OR btrim(coalesce(o.remote_job_id, '')) <> '')
             AND (o.lease_until IS NULL OR o.lease_until <= clock_timestamp()
                  OR o.lease_owner = a.owner)
+            %s
           RETURNING o.revision, o.lease_until, o.remote_job_id, o.model, o.account,
                     CASE WHEN a.action = 'dispatch' THEN o.request::text END AS request,
                     CASE WHEN a.action = 'deliver' THEN o.remote_snapshot::text END AS snapshot
-          """);
+          """;
+
+  static final SqlStatement CLAIM = SqlStatement.of("claim", CLAIM_SQL.formatted(""));
+
+  /**
+   * {@link #CLAIM} for a dispatch that may go on to POST: it also refuses an operation whose cancel
+   * was requested ({@code cancel_requested_at}, V17), so that no claim after an accepted cancel can
+   * send anything. Same parameters as {@link #CLAIM}, whose action must be {@code dispatch}.
+   */
+  static final SqlStatement CLAIM_TO_POST =
+      SqlStatement.of("claim_to_post", CLAIM_SQL.formatted("AND o.cancel_requested_at IS NULL"));
 
   record Claimed(
       long revision,
@@ -65,8 +74,17 @@ final class Claims {
       Optional<String> snapshotJson) {}
 
   Optional<Claimed> claim(String operationId, String owner, NextAction action, Duration lease) {
+    return claim(CLAIM, operationId, owner, action, lease);
+  }
+
+  Optional<Claimed> claimToPost(String operationId, String owner, Duration lease) {
+    return claim(CLAIM_TO_POST, operationId, owner, NextAction.DISPATCH, lease);
+  }
+
+  private Optional<Claimed> claim(
+      SqlStatement statement, String operationId, String owner, NextAction action, Duration lease) {
     return sql.queryOne(
-        CLAIM,
+        statement,
         p ->
             p.text(operationId) // operation_id
                 .text(owner) // lease_owner
@@ -81,7 +99,8 @@ final class Claims {
    * statement. Eligibility and lease rules are {@link #CLAIM}'s for {@code dispatch}; in addition
    * nothing is claimed while dispatch is paused fleet-wide (the {@code dispatch_paused} row of
    * {@code app_worker_controls}, which the circuit also sets), so that the statement right before
-   * the POST is also the fresh read of the pause, and a paused fleet writes nothing.
+   * the POST is also the fresh read of the pause, and a paused fleet writes nothing; and nothing is
+   * claimed once a cancel was requested ({@link #CLAIM_TO_POST}).
    */
   static final SqlStatement CLAIM_TO_SUBMIT =
       SqlStatement.of(
@@ -103,6 +122,7 @@ final class Claims {
               AND o.next_action = 'dispatch' AND o.phase = 'pending'
               AND (o.lease_until IS NULL OR o.lease_until <= clock_timestamp()
                    OR o.lease_owner = a.owner)
+              AND o.cancel_requested_at IS NULL
               AND NOT EXISTS (SELECT 1 FROM app_worker_controls c
                               WHERE c.name = 'dispatch_paused' AND c.enabled)
             RETURNING o.operation_id, o.revision, o.lease_until, o.remote_job_id, o.model,

@@ -28,7 +28,9 @@ final class DispatchWrites {
               dispatch_attempts = o.dispatch_attempts + 1,
               dispatch_outcome = NULL, dispatch_detail = NULL, updated_at = clock_timestamp()
               """)
-          .permittedWhen("o.phase = 'pending'")
+          // Not once a cancel was requested (V17): a cancel accepted between the claim and this
+          // write still stops the POST.
+          .permittedWhen("o.phase = 'pending' AND o.cancel_requested_at IS NULL")
           .event("submitting")
           .toStatement();
 

@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Ending an operation from outside its normal course: a cancellation (under a lease, like every
@@ -24,7 +25,9 @@ final class LifecycleWrites {
    * pending, observing, delivering or in_review → abandoned, with who and why in {@code
    * failure_reason}; the remote job id, the last snapshot, the review case and any delivery
    * manifest stay as they are, so that a paid render is never forgotten. Never from submitting: a
-   * POST may have left.
+   * POST may have left. The row keeps the cancel request it held ({@link #REQUEST_CANCEL}), or gets
+   * this one's who and why (a Temporal cancel request, one accepted before the operation was
+   * registered).
    */
   static final SqlStatement CANCEL =
       FencedWrite.named("cancel")
@@ -33,7 +36,10 @@ final class LifecycleWrites {
           .set(
               """
               phase = 'abandoned', next_action = 'none', failure_reason = a.failure_reason,
-              lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp()
+              lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp(),
+              cancel_requested_at = coalesce(o.cancel_requested_at, clock_timestamp()),
+              cancel_requested_by = coalesce(o.cancel_requested_by, a.details->>'requested_by'),
+              cancel_reason = coalesce(o.cancel_reason, a.details->>'reason')
               """)
           .permittedWhen("o.phase IN ('pending', 'observing', 'delivering', 'in_review')")
           .event("cancelled")
@@ -50,6 +56,57 @@ final class LifecycleWrites {
                 .json(details) // transitions.details
                 .text(failureReason), // failure_reason
         FenceOutcome::read);
+  }
+
+  /**
+   * Accepts a cancel request into the row: when, by whom, why, and whether a render Genace accepted
+   * is still delivered. The first request stays (a second one changes nothing); an ended operation
+   * is left as it is. No new revision and no lease: a dispatch holding its lease while its POST is
+   * in flight still records the outcome, and the claim that would send a POST (pending →
+   * submitting) refuses the row from now on. Row-locked like every UPDATE, so a claim running at
+   * the same moment is either committed first (its POST's outcome decides, as for any cancel of a
+   * POST in flight) or sees the request and refuses.
+   *
+   * <p>Returns the row's phase and whether this statement recorded the request; no row when the
+   * operation is unknown.
+   */
+  static final SqlStatement REQUEST_CANCEL =
+      SqlStatement.of(
+          "request_cancel",
+          """
+          WITH args AS (
+            SELECT ?::text AS operation_id, ?::text AS requested_by, ?::text AS reason,
+                   ?::boolean AS deliver_rendering
+          ),
+          upd AS (
+            UPDATE app_generation_operations o
+            SET cancel_requested_at = clock_timestamp(), cancel_requested_by = a.requested_by,
+                cancel_reason = a.reason, cancel_deliver_rendering = a.deliver_rendering
+            FROM args a
+            WHERE o.operation_id = a.operation_id AND o.next_action <> 'none'
+              AND o.cancel_requested_at IS NULL
+            RETURNING o.operation_id
+          )
+          SELECT o.phase, (SELECT count(*) FROM upd) AS recorded,
+                 o.cancel_requested_at IS NOT NULL AS held_before
+          FROM app_generation_operations o JOIN args a ON o.operation_id = a.operation_id
+          """);
+
+  /** What {@link #REQUEST_CANCEL} did. */
+  record CancelRecorded(String phase, boolean recorded, boolean heldBefore) {}
+
+  Optional<CancelRecorded> requestCancel(
+      String operationId, String requestedBy, String reason, Boolean deliverRendering) {
+    return sql.queryOne(
+        REQUEST_CANCEL,
+        p ->
+            p.text(operationId) // operation_id
+                .text(requestedBy) // cancel_requested_by
+                .text(reason) // cancel_reason
+                .boolOrNull(deliverRendering), // cancel_deliver_rendering
+        rs ->
+            new CancelRecorded(
+                rs.getString("phase"), rs.getLong("recorded") == 1, rs.getBoolean("held_before")));
   }
 
   /**

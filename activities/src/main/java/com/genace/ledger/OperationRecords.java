@@ -234,7 +234,11 @@ final class OperationRecords {
         Sql.instant(rs, "phase_since"),
         Sql.instant(rs, "too_long_reported_at"),
         Sql.text(rs, "delivery_failure"),
-        Sql.instant(rs, "delivery_failed_at"));
+        Sql.instant(rs, "delivery_failed_at"),
+        Sql.instant(rs, "cancel_requested_at"),
+        Sql.text(rs, "cancel_requested_by"),
+        Sql.text(rs, "cancel_reason"),
+        Optional.ofNullable((Boolean) rs.getObject("cancel_deliver_rendering")));
   }
 
   static TransitionRow transition(ResultSet rs) throws SQLException {

@@ -1,5 +1,6 @@
 package com.genace.ledger;
 
+import com.genace.lifecycle.CancelRequest;
 import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
@@ -11,7 +12,8 @@ import java.util.Optional;
  * phaseSince} is when the row entered its phase, as the row rules' trigger sets it on insert and on
  * every phase change (the column is nullable: see {@link #inPhaseSince}); {@code tooLongReportedAt}
  * when the ERROR line said it waits there too long; {@code deliveryFailure} the last failed
- * delivery attempt's reason, at {@code deliveryFailedAt}.
+ * delivery attempt's reason, at {@code deliveryFailedAt}; {@code cancelRequested*} the cancel
+ * request accepted for it ({@link #cancelRequest}).
  */
 public record OperationRow(
     String operationId,
@@ -44,7 +46,25 @@ public record OperationRow(
     Optional<Instant> phaseSince,
     Optional<Instant> tooLongReportedAt,
     Optional<String> deliveryFailure,
-    Optional<Instant> deliveryFailedAt) {
+    Optional<Instant> deliveryFailedAt,
+    Optional<Instant> cancelRequestedAt,
+    Optional<String> cancelRequestedBy,
+    Optional<String> cancelReason,
+    Optional<Boolean> cancelDeliverRendering) {
+
+  /**
+   * The cancel request the ledger holds (V17), if one was accepted: who asked, why, and whether a
+   * render Genace accepted is still delivered. Every claim that leads to a POST refuses the row
+   * once it is set.
+   */
+  public Optional<CancelRequest> cancelRequest() {
+    return cancelRequestedAt.map(
+        at ->
+            new CancelRequest(
+                cancelReason.orElse("cancel requested"),
+                cancelRequestedBy.orElse("unknown"),
+                cancelDeliverRendering.orElse(null)));
+  }
 
   /**
    * When the row entered its phase: {@code phaseSince}, or {@code updatedAt} for a row without one

@@ -3,6 +3,7 @@ package com.genace.ledger;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.genace.db.Sql;
+import com.genace.lifecycle.CancelRecord;
 import com.genace.model.NextAction;
 import com.genace.model.Phase;
 import com.genace.model.RemoteStatus;
@@ -203,6 +204,20 @@ public final class OperationsLedger {
     }
     return acquiredOrRefused(
         operationId, owner, action, claims.claim(operationId, owner, action, leaseDuration));
+  }
+
+  /**
+   * {@link #claim} for a dispatch that may go on to POST: refused, like every claim that leads to a
+   * POST, once the operation's cancel was requested ({@link #requestCancel}).
+   */
+  public ClaimResult claimToPost(String operationId, String owner) {
+    Identifiers.requireOperationId(operationId);
+    Identifiers.requireOwner(owner);
+    return acquiredOrRefused(
+        operationId,
+        owner,
+        NextAction.DISPATCH,
+        claims.claimToPost(operationId, owner, leaseDuration));
   }
 
   /**
@@ -488,6 +503,32 @@ public final class OperationsLedger {
         "cancelled",
         lease,
         lifecycle.cancel(lease, details, "cancelled by " + requestedBy + ": " + reason));
+  }
+
+  /**
+   * Writes an accepted cancel request to the operation's row (who, why, whether a render Genace
+   * accepted is still delivered), unless the row holds one already or the operation ended. From
+   * then on every claim that leads to a POST refuses the operation ({@link #claimToSubmit}, {@link
+   * #claimToPost}, {@link #markSubmitting}); a POST already in flight under its lease still records
+   * its outcome. See {@code LifecycleWrites.REQUEST_CANCEL}.
+   */
+  public CancelRecord requestCancel(
+      String operationId, String requestedBy, String reason, Boolean deliverRendering) {
+    Identifiers.requireOperationId(operationId);
+    if (requestedBy == null || requestedBy.isBlank() || reason == null || reason.isBlank()) {
+      throw new IllegalArgumentException("a cancel request needs who and why");
+    }
+    Optional<LifecycleWrites.CancelRecorded> written =
+        lifecycle.requestCancel(operationId, requestedBy, reason, deliverRendering);
+    if (written.isEmpty()) {
+      return CancelRecord.NOT_REGISTERED;
+    }
+    if (written.get().recorded()) {
+      return CancelRecord.RECORDED;
+    }
+    return Phase.parse(written.get().phase()).isTerminal()
+        ? CancelRecord.ENDED
+        : CancelRecord.ALREADY_HELD;
   }
 
   /**

@@ -62,6 +62,12 @@ public final class CancelActivitiesImpl implements CancelActivities {
             + " under another lease; cancelling once it is released");
   }
 
+  @Override
+  public CancelRecord requestCancel(String operationId, CancelRequest request) {
+    return ledger.requestCancel(
+        operationId, request.requestedBy(), request.reason(), request.deliverRendering());
+  }
+
   private static ApplicationFailure waiting(String message) {
     return ApplicationFailure.newFailure(message, LEASE_HELD);
   }

@@ -206,6 +206,26 @@ class ScanFreeStatementsTest {
     assertNoSeqScanOfBigTables(
         QueryPlans.explain(
             db,
+            Claims.CLAIM_TO_POST.sql(),
+            s -> {
+              s.setString(1, "live-1");
+              s.setString(2, "worker-a");
+              s.setString(3, "dispatch");
+              s.setString(4, "45 seconds");
+            }));
+    assertNoSeqScanOfBigTables(
+        QueryPlans.explain(
+            db,
+            LifecycleWrites.REQUEST_CANCEL.sql(),
+            s -> {
+              s.setString(1, "live-1");
+              s.setString(2, "shop");
+              s.setString(3, "customer left");
+              s.setNull(4, java.sql.Types.BOOLEAN);
+            }));
+    assertNoSeqScanOfBigTables(
+        QueryPlans.explain(
+            db,
             RemoteJobWrites.RECORD_SNAPSHOT.sql(),
             s -> {
               s.setString(1, "live-1");

@@ -49,7 +49,8 @@ class CancelCommandTest {
     assertThat(show.out())
         .contains(
             "why         cancelled by alice: customer cancelled the order from phase observing")
-        .contains("remote job  " + job);
+        .contains("remote job  " + job)
+        .containsPattern("(?m)^cancel +requested at .+ by alice: customer cancelled the order$");
     assertThat(stack.simulator().stats().postsFor("cli-cancel")).isEqualTo(1);
   }
 

@@ -5,6 +5,7 @@ import static com.genace.workflows.GenerationSearchAttributes.NEEDS_REVIEW;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.genace.lifecycle.CancelRequest;
 import com.genace.model.Phase;
 import com.genace.model.ReviewReason;
 import com.genace.review.ReviewResolution;
@@ -17,12 +18,17 @@ import com.genace.workflows.OperationResult;
 import com.genace.workflows.OperationView;
 import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.enums.v1.EventType;
+import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.api.sdk.v1.WorkflowMetadata;
 import io.temporal.client.WorkflowStub;
 import io.temporal.common.WorkflowExecutionHistory;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,14 +43,17 @@ class LongWaitsTest {
 
   static final Duration MONTH = Duration.ofDays(30);
 
-  /** The budget, plus the events of the turn during which it was passed. */
+  /**
+   * The budget, plus the events of the turn during which it was passed (at most one batch of the
+   * flood's signals and the task's own events).
+   */
   static final long LONGEST_RUN = 2_000 + 40;
 
   /** Refused signals enough to fill a run's budget by themselves. */
   static final int FLOOD = 2_500;
 
-  /** A review's events up to its wait, with room to spare. */
-  static final int REVIEW_EVENTS = 100;
+  /** Refused signals sent in one go while no worker polls: one workflow task takes them in. */
+  static final int BATCH = 25;
 
   @TempDir Path artifacts;
 
@@ -96,19 +105,10 @@ class LongWaitsTest {
       harness.client.start(request("op-month-review"));
       harness.awaitPhase("op-month-review", Phase.IN_REVIEW);
       await().until(() -> harness.client.describe("op-month-review").awaitsOperator());
-      WorkflowStub workflow =
-          harness
-              .temporal
-              .getWorkflowClient()
-              .newUntypedWorkflowStub(GenerationWorkflow.workflowId("op-month-review"));
-      // Sent while no worker polls, the flood is one workflow task's work: the run continues as
-      // new right after it. (A real server also refuses a continue-as-new that signals arriving
-      // meanwhile would miss, and the task is run again; the test server loses such a run.)
-      harness.temporal.getWorkerFactory().suspendPolling();
-      for (int i = 0; i < FLOOD; i++) {
-        workflow.signal(GenerationClient.RESOLUTION_SIGNAL, "not a resolution " + i);
-      }
-      harness.temporal.getWorkerFactory().resumePolling();
+      WorkflowStub workflow = stub(harness, "op-month-review");
+      // Half-way to the first reminder, so that the run the flood ends continues mid-interval.
+      harness.temporal.sleep(Duration.ofMinutes(30));
+      flood(harness, "op-month-review");
       harness.temporal.sleep(MONTH);
 
       OperationView waiting = harness.client.describe("op-month-review");
@@ -141,10 +141,137 @@ class LongWaitsTest {
       assertThat(result.phase()).isEqualTo(Phase.DELIVERED);
       assertThat(result.remoteJobId()).isEqualTo(job);
       assertThat(harness.postsFor("op-month-review")).isEqualTo(1);
-      // The flooded run ends in the workflow task that took the flood in.
-      assertRunsShort(harness.runs("op-month-review"), FLOOD + REVIEW_EVENTS);
-      harness.replayAndRecordRuns("op-month-review", "continued-review-found-remote-job");
+      List<WorkflowExecutionHistory> runs = harness.runs("op-month-review");
+      assertRunsShort(runs, LONGEST_RUN);
+      assertRemindersKeepTheirCadence(runs);
+      harness.replayAndRecordRuns("op-month-review", "continued-review-flood-found-remote-job");
     }
+  }
+
+  @Test
+  void a_cancelled_review_flooded_with_refusals_continues_as_new_and_ends_with_its_resolution()
+      throws Exception {
+    try (GenerationHarness harness = new GenerationHarness(artifacts)) {
+      // No search: the evidence cannot show the job, and not_submitted is accepted.
+      harness.simulator.setFaults(
+          harness
+              .simulator
+              .faults()
+              .withLatencyMs(1500)
+              .withLosePostResponseNext(1)
+              .withSearchEnabled(false));
+      harness.client.start(request("op-cancelled-flood"));
+      harness.awaitPhase("op-cancelled-flood", Phase.SUBMITTING);
+      harness.client.cancel("op-cancelled-flood", new CancelRequest("customer left", "shop"));
+      // The POST's outcome is unknown: the cancelled operation waits in review for an operator.
+      await().until(() -> harness.client.describe("op-cancelled-flood").awaitsOperator());
+
+      flood(harness, "op-cancelled-flood");
+
+      OperationView waiting = harness.client.describe("op-cancelled-flood");
+      assertThat(waiting.phase()).isEqualTo(Phase.IN_REVIEW);
+      assertThat(waiting.awaitsOperator()).isTrue();
+      assertThat(
+              harness.client.cancel("op-cancelled-flood", new CancelRequest("once more", "shop")))
+          .as("the continued run still handles the first cancel")
+          .contains("already cancelling (cancelled by shop: customer left)");
+      harness.client.resolve(
+          "op-cancelled-flood",
+          new ReviewResolution("not_submitted", null, "nothing in the dashboard", "alice"));
+      OperationResult result =
+          harness.client.awaitResult("op-cancelled-flood", Duration.ofMinutes(2));
+
+      assertThat(result.phase()).isEqualTo(Phase.ABANDONED);
+      assertThat(result.detail()).contains("cancelled by shop: customer left");
+      assertThat(harness.postsFor("op-cancelled-flood"))
+          .as("no POST after the cancel, in any run")
+          .isEqualTo(1);
+      // No month's sleep here: after this path (a cancel of the dispatch in flight) the Java test
+      // server's sleep did not return in 10 minutes. The flood alone fills the budget four times.
+      assertRunsShort(harness.runs("op-cancelled-flood"), LONGEST_RUN);
+      assertThat(harness.row("op-cancelled-flood").cancelRequestedBy()).contains("shop");
+      harness.replayAndRecordRuns("op-cancelled-flood", "continued-cancel-post-unknown-review");
+    }
+  }
+
+  private static WorkflowStub stub(GenerationHarness harness, String operationId) {
+    return harness
+        .temporal
+        .getWorkflowClient()
+        .newUntypedWorkflowStub(GenerationWorkflow.workflowId(operationId));
+  }
+
+  /**
+   * {@value #FLOOD} refused signals, enough to fill a run's budget four times over, in batches of
+   * {@value #BATCH} sent while no worker polls: each batch is one workflow task's work, taken in
+   * before the next is sent, so that no signal arrives during the task that continues as new (a
+   * real server refuses such a continue-as-new and runs the task again; the test server loses the
+   * run). Each run may pass its budget by one batch at most.
+   */
+  private static void flood(GenerationHarness harness, String operationId) {
+    WorkflowStub workflow = stub(harness, operationId);
+    for (int sent = 0; sent < FLOOD; ) {
+      harness.temporal.getWorkerFactory().suspendPolling();
+      for (int i = 0; i < BATCH; i++, sent++) {
+        workflow.signal(GenerationClient.RESOLUTION_SIGNAL, "not a resolution " + sent);
+      }
+      harness.temporal.getWorkerFactory().resumePolling();
+      String last = "not a resolution " + (sent - 1);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () -> {
+                List<String> refused = harness.client.describe(operationId).rejectedResolutions();
+                return !refused.isEmpty() && refused.get(refused.size() - 1).contains(last);
+              });
+    }
+  }
+
+  /**
+   * The review reminders of every run, in order, fire on the review's own cadence (hourly, doubling
+   * to daily), counted from the first reminder's timer: a run that continued as new mid-interval
+   * neither delays nor repeats one.
+   */
+  private static void assertRemindersKeepTheirCadence(List<WorkflowExecutionHistory> runs) {
+    List<Instant> fired = new ArrayList<>();
+    Instant firstStarted = null;
+    for (WorkflowExecutionHistory run : runs) {
+      Map<Long, HistoryEvent> reminderTimers = new HashMap<>();
+      for (HistoryEvent event : run.getEvents()) {
+        if (event.hasTimerStartedEventAttributes()
+            && event.getUserMetadata().hasSummary()
+            && event
+                .getUserMetadata()
+                .getSummary()
+                .getData()
+                .toStringUtf8()
+                .contains("reminder in")) {
+          reminderTimers.put(event.getEventId(), event);
+          if (firstStarted == null) {
+            firstStarted = instant(event);
+          }
+        }
+        if (event.hasTimerFiredEventAttributes()
+            && reminderTimers.containsKey(
+                event.getTimerFiredEventAttributes().getStartedEventId())) {
+          fired.add(instant(event));
+        }
+      }
+    }
+    assertThat(fired).as("reminders fired").hasSizeGreaterThan(5);
+    Instant due = firstStarted;
+    for (int i = 0; i < fired.size(); i++) {
+      Duration interval = Duration.ofHours(Math.min(24, 1L << Math.min(i, 10)));
+      due = due.plus(interval);
+      assertThat(Duration.between(due, fired.get(i)).abs())
+          .as("reminder %d (due %s, fired %s)", i + 1, due, fired.get(i))
+          .isLessThan(Duration.ofMinutes(1));
+    }
+  }
+
+  private static Instant instant(HistoryEvent event) {
+    return Instant.ofEpochSecond(
+        event.getEventTime().getSeconds(), event.getEventTime().getNanos());
   }
 
   private static Payloads startInput(WorkflowExecutionHistory run) {

@@ -23,5 +23,11 @@ public enum DispatchOutcome {
   /** The POST may or may not have created a job: uncertainty review. */
   UNKNOWN,
   /** The ledger already had the operation in review (e.g. an earlier dispatch was interrupted). */
-  IN_REVIEW
+  IN_REVIEW,
+  /**
+   * The ledger holds a cancel request for the operation (V17): nothing was claimed or sent, and no
+   * attempt ever will be; the result carries the request, and the workflow ends the operation as
+   * cancelled.
+   */
+  CANCELLED
 }

@@ -18,4 +18,13 @@ public interface CancelActivities {
    * records is lost.
    */
   CancelOutcome endCancelled(String operationId, String requestedBy, String reason);
+
+  /**
+   * Writes an accepted cancel request to the operation's ledger row, so that it outlives the run
+   * that accepted it: from then on no claim that leads to a POST takes the operation, and a run
+   * restarted from the row (by the sweeper, or a client starting it again) reads it. Changes
+   * neither the phase nor the revision: a POST in flight still records its outcome. Idempotent (the
+   * first request stays).
+   */
+  CancelRecord requestCancel(String operationId, CancelRequest request);
 }

@@ -50,14 +50,18 @@ final class CancelBookkeeping {
 
   private void endDetached(String temporalReason, Consumer<Step> resume) {
     CancelRequest cancel = cancellation.handledRequest(temporalReason);
-    log.warn(
-        operation.operationId(),
-        operation.remoteJobId(),
-        "operation {}: {} (phase {})",
-        operation.operationId(),
-        cancel.describe(),
-        operation.phase().wire());
-    WorkflowCounters.increment(WorkflowCounters.OPERATIONS_CANCELLED);
+    // Before anything else: whatever happens to this run from here, the ledger holds the request.
+    cancellation.recordIfNotInLedger();
+    if (!cancellation.resumed()) {
+      log.warn(
+          operation.operationId(),
+          operation.remoteJobId(),
+          "operation {}: {} (phase {})",
+          operation.operationId(),
+          cancel.describe(),
+          operation.phase().wire());
+      WorkflowCounters.increment(WorkflowCounters.OPERATIONS_CANCELLED);
+    }
     Step next = !operation.ended() && operation.phase() == Phase.OBSERVING ? Step.OBSERVE : null;
     if (!operation.ended()
         && operation.phase() == Phase.IN_REVIEW

@@ -1,5 +1,6 @@
 package com.genace.workflows;
 
+import com.genace.lifecycle.CancelRecord;
 import com.genace.lifecycle.CancelRequest;
 import com.genace.model.ReviewReason;
 import io.temporal.failure.ActivityFailure;
@@ -25,6 +26,15 @@ final class Cancellation {
 
   /** A review opened after the cancel request: a POST answered unknown while being cancelled. */
   private boolean reviewOpenedAfterCancel;
+
+  /** The request is in the ledger row (or the ledger has nothing to hold it for). */
+  private boolean inLedger;
+
+  /** The {@code cancel} update is writing the request to the ledger. */
+  private boolean recording;
+
+  /** This run resumed a cancel an earlier run handled (it was counted and logged there). */
+  private boolean resumed;
 
   Cancellation(OperationState operation) {
     this.operation = operation;
@@ -97,16 +107,104 @@ final class Cancellation {
     return request;
   }
 
-  /** The {@code cancel} update. */
+  /**
+   * The {@code cancel} update. The request stops the steps at once, then (from {@link
+   * VersionMarkers#CANCEL_IN_LEDGER}) is written to the ledger row before the update answers, so
+   * that it outlives this run: a run restarted from the row, or any later dispatch claim, reads it.
+   */
   String accept(CancelRequest cancel) {
     if (request != null) {
       return "already cancelling (" + request.describe() + "); nothing changed";
     }
+    String answer = "cancelling from phase " + operation.phase().wire() + ": " + cancel.describe();
     request = cancel;
     if (work != null) {
       work.cancel(cancel.describe());
     }
-    return "cancelling from phase " + operation.phase().wire() + ": " + cancel.describe();
+    if (VersionMarkers.cancelInLedger()) {
+      recording = true;
+      try {
+        recordInLedger();
+      } finally {
+        recording = false;
+      }
+    }
+    return answer;
+  }
+
+  /**
+   * Writes the request being handled to the ledger row, once; a failure leaves it to the
+   * bookkeeping ({@link #recordIfNotInLedger}), which tries again before the operation ends.
+   */
+  private void recordInLedger() {
+    try {
+      CancelRecord written =
+          runDetached(
+              () ->
+                  ActivityStubs.cancellation("record the cancel request")
+                      .requestCancel(operation.operationId(), request));
+      // Not registered yet: the dispatch registers it (a cancelled one first), then the
+      // bookkeeping writes the request.
+      inLedger = written != CancelRecord.NOT_REGISTERED;
+    } catch (ActivityFailure failure) {
+      OperationLog.workflowLogger()
+          .warn(
+              "operation {}: the cancel request could not be written to the ledger yet: {}",
+              operation.operationId(),
+              ActivityFailures.describe(failure));
+    }
+  }
+
+  /**
+   * The bookkeeping's first step: waits for the update's own write, then writes the request if no
+   * update did (a Temporal cancel request, or one accepted before the operation was registered).
+   */
+  void recordIfNotInLedger() {
+    if (!VersionMarkers.cancelInLedger()) {
+      return;
+    }
+    Workflow.await(() -> !recording);
+    if (!inLedger) {
+      recordInLedger();
+    }
+  }
+
+  /**
+   * Takes over a cancel request that the ledger holds but this run did not accept (a run the
+   * sweeper restarted, or one a client started again): the steps stop as for one accepted here. A
+   * review the run finds is one that may hold a paid render, so the bookkeeping waits for its
+   * resolution. Needs no version marker: only code that writes the request to the ledger (from
+   * {@link VersionMarkers#CANCEL_IN_LEDGER}) makes an activity report one.
+   */
+  void adoptFromLedger(CancelRequest ledgerCancel) {
+    if (request != null) {
+      return;
+    }
+    request = ledgerCancel;
+    inLedger = true;
+    if (work != null) {
+      work.cancel(ledgerCancel.describe() + " (held in the ledger)");
+    }
+  }
+
+  /**
+   * A run continued as new from a cancelled operation's review wait resumes it: the request the
+   * previous run handled, already in the ledger.
+   */
+  void resume(CancelRequest carried, boolean reviewAfterCancel) {
+    request = carried;
+    inLedger = true;
+    resumed = true;
+    reviewOpenedAfterCancel = reviewAfterCancel;
+  }
+
+  boolean resumed() {
+    return resumed;
+  }
+
+  /** The request being handled, or null. */
+  CancelRequest request() {
+    return request;
   }
 
   /** The {@code cancel} update's validator. */

@@ -1,12 +1,16 @@
 package com.genace.workflows;
 
+import com.genace.lifecycle.CancelRequest;
 import com.genace.review.ReviewCase;
 import java.util.List;
 
 /**
  * What a run hands to the run it continues as new with ({@link GenerationWorkflow#run}'s second
  * argument; clients pass none). A run continues only from a wait, where nothing is in flight: no
- * POST, no resolution being applied, no cancel request; the next run resumes that wait.
+ * POST, no resolution being applied; the next run resumes that wait. A cancelled operation
+ * continues only from the review it waits in before it ends (from {@link
+ * VersionMarkers#BOUNDED_WAITS}), and carries its cancel request. The fields after {@code runs}
+ * came later: a state carried by an earlier version has none (null, 0, false).
  *
  * @param step where the next run resumes: {@link Step#DISPATCH} (a dispatch waiting to be sent
  *     again; nothing was sent, as the ledger recorded) or {@link Step#REVIEW} (a review waiting for
@@ -20,6 +24,12 @@ import java.util.List;
  * @param notSentInARow dispatch attempts in a row that provably sent nothing
  * @param waitsInARow dispatch waits in a row (their backoff), or review reminders so far
  * @param runs how many runs the operation has had before the next one
+ * @param cancel the cancel request being handled, or null: the next run resumes the review wait of
+ *     the cancel's bookkeeping, and the ledger holds the request too
+ * @param nextReminderAtMillis when the review's next reminder is due (epoch millis, Temporal's
+ *     clock), so that the reminders keep their cadence across runs; 0 when not waiting in review
+ * @param refusalsInAll how many resolutions were refused over all runs ({@code refusals} lists the
+ *     latest)
  */
 public record CarriedState(
     Step step,
@@ -31,7 +41,10 @@ public record CarriedState(
     String refusedInReview,
     int notSentInARow,
     int waitsInARow,
-    int runs) {
+    int runs,
+    CancelRequest cancel,
+    long nextReminderAtMillis,
+    int refusalsInAll) {
 
   /** How many refused resolutions a continued run keeps listing. */
   public static final int REFUSALS_CARRIED = 20;

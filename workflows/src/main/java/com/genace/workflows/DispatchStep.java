@@ -92,8 +92,14 @@ final class DispatchStep {
         operation.setPhase(Phase.SUBMITTING, attempt);
       }
       DispatchResult dispatched = attemptDispatch(request);
+      if (dispatched.cancel() != null) {
+        // The ledger holds a cancel this run did not accept: it stops the steps as one accepted
+        // here would (a review found now waits for its resolution first).
+        cancellation.adoptFromLedger(dispatched.cancel());
+      }
       if (dispatched.outcome() != DispatchOutcome.PAUSED
-          && dispatched.outcome() != DispatchOutcome.ALLOWANCE_EXHAUSTED) {
+          && dispatched.outcome() != DispatchOutcome.ALLOWANCE_EXHAUSTED
+          && dispatched.outcome() != DispatchOutcome.CANCELLED) {
         operation.countDispatchAttempt();
       }
       switch (dispatched.outcome()) {
@@ -123,6 +129,7 @@ final class DispatchStep {
             waitBeforeDispatch(
                 Duration.ofMillis(Math.max(1000, dispatched.retryAfterMillis())),
                 "waiting for allowance (" + dispatched.detail() + ")");
+        case CANCELLED -> throw new CanceledFailure("cancelled before dispatch (in the ledger)");
         case UNKNOWN, IN_REVIEW -> {
           Step next =
               review.open(

@@ -70,8 +70,12 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   @Override
   public OperationResult run(GenerationRequest request, CarriedState carried) {
     requireValid(request);
+    VersionMarkers.askAll();
     operation.begin(request.operationId());
     chain.begin(request, carried);
+    if (VersionMarkers.boundedWaits()) {
+      operation.keepLatestRefusals();
+    }
     if (carried == null) {
       registration.registerWithFirstDispatch();
     }
@@ -85,6 +89,10 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   /** A continued run takes over the previous run's state and resumes its wait. */
   private Step resume(CarriedState carried) {
     operation.resume(carried);
+    if (carried.cancel() != null) {
+      // Continued from the review a cancelled operation waits in: the bookkeeping goes on waiting.
+      cancellation.resume(carried.cancel(), true);
+    }
     if (carried.step() == Step.REVIEW) {
       return review.resume(carried);
     }

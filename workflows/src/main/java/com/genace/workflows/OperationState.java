@@ -36,6 +36,15 @@ final class OperationState {
   private final Set<String> jobIdsSeen = new LinkedHashSet<>();
   private final List<String> rejectedResolutions = new ArrayList<>();
 
+  /** Refused resolutions over all runs; the list above keeps the latest. */
+  private int refusalsInAll;
+
+  /**
+   * Whether the list of refusals keeps only the latest {@value CarriedState#REFUSALS_CARRIED} (from
+   * {@link VersionMarkers#BOUNDED_WAITS}): a flood of refused signals costs no memory.
+   */
+  private boolean keepLatestRefusals;
+
   /** The latest resolution refused since the current review opened, shown first; else null. */
   private String refusedInReview;
 
@@ -56,12 +65,24 @@ final class OperationState {
     review = carried.review();
     jobIdsSeen.addAll(carried.jobIdsSeen());
     rejectedResolutions.addAll(carried.refusals());
+    refusalsInAll = Math.max(carried.refusalsInAll(), carried.refusals().size());
     refusedInReview = carried.refusedInReview();
     phase = carried.step() == Step.REVIEW ? Phase.IN_REVIEW : Phase.PENDING;
   }
 
+  /** From {@link VersionMarkers#BOUNDED_WAITS}: the list of refusals keeps the latest only. */
+  void keepLatestRefusals() {
+    keepLatestRefusals = true;
+  }
+
   /** What the next run needs to resume at {@code step}. */
-  CarriedState carry(Step step, int notSentInARow, int waitsInARow, int runs) {
+  CarriedState carry(
+      Step step,
+      int notSentInARow,
+      int waitsInARow,
+      int runs,
+      com.genace.lifecycle.CancelRequest cancel,
+      long nextReminderAtMillis) {
     int keptFrom = Math.max(0, rejectedResolutions.size() - CarriedState.REFUSALS_CARRIED);
     return new CarriedState(
         step,
@@ -73,7 +94,10 @@ final class OperationState {
         refusedInReview,
         notSentInARow,
         waitsInARow,
-        runs);
+        runs,
+        cancel,
+        nextReminderAtMillis,
+        refusalsInAll);
   }
 
   String operationId() {
@@ -193,6 +217,10 @@ final class OperationState {
   /** Lists a refused resolution where describe and the Web UI show it. */
   void addRefusal(String refusal) {
     rejectedResolutions.add(refusal);
+    refusalsInAll++;
+    if (keepLatestRefusals && rejectedResolutions.size() > CarriedState.REFUSALS_CARRIED) {
+      rejectedResolutions.remove(0);
+    }
     if (phase == Phase.IN_REVIEW) {
       refusedInReview = refusal;
     }
@@ -218,7 +246,10 @@ final class OperationState {
     }
     int shown = Math.min(REFUSALS_SHOWN, rejectedResolutions.size());
     if (shown > 0) {
-      details.append("\n\n**Refused resolutions** (latest last):");
+      details.append(
+          keepLatestRefusals
+              ? "\n\n**Refused resolutions** (" + refusalsInAll + " in all, latest last):"
+              : "\n\n**Refused resolutions** (latest last):");
       rejectedResolutions
           .subList(rejectedResolutions.size() - shown, rejectedResolutions.size())
           .forEach(refusal -> details.append("\n- ").append(refusal));

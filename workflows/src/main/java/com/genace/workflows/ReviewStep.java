@@ -9,6 +9,7 @@ import com.genace.review.ReviewOpened;
 import com.genace.review.ReviewResolution;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
+import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -40,6 +41,13 @@ final class ReviewStep {
   /** Reminders sent while this review waits, for their backoff. */
   private int reminders;
 
+  /**
+   * When the next reminder is due (epoch millis, Temporal's clock), 0 until the wait for it starts.
+   * From {@link VersionMarkers#BOUNDED_WAITS} a resolution refused meanwhile does not put it off,
+   * and a continued run takes it over; 0.1.0 started a full interval after each.
+   */
+  private long nextReminderAt;
+
   ReviewStep(
       OperationState operation,
       Cancellation cancellation,
@@ -57,6 +65,7 @@ final class ReviewStep {
   /** A continued run goes on waiting for the review the previous run carried. */
   Step resume(CarriedState carried) {
     reminders = carried.waitsInARow();
+    nextReminderAt = chain.carriesReminders() ? carried.nextReminderAtMillis() : 0;
     operation.setPhase(
         Phase.IN_REVIEW, "waiting for an operator: " + carried.review().reason().wire());
     return Step.REVIEW;
@@ -110,6 +119,7 @@ final class ReviewStep {
   Step enter(ReviewReason reason, String detail, String evidenceRemoteJobId) {
     operation.openReview(new ReviewCase(reason, detail, evidenceRemoteJobId, null, null));
     reminders = 0;
+    nextReminderAt = 0;
     operation.setPhase(Phase.IN_REVIEW, "waiting for an operator: " + reason.wire());
     outcomes.error(
         operation.operationId(),
@@ -129,7 +139,7 @@ final class ReviewStep {
       }
       if (!inbox.hasPending()) {
         // The reminder, or a history grown long (refused signals add to it too).
-        chain.continueIfDue(Step.REVIEW, 0, reminders, inbox::idle);
+        chain.continueIfDue(Step.REVIEW, 0, reminders, nextReminderAt, inbox::idle);
         continue;
       }
       ResolutionInbox.Submission submission = inbox.take();
@@ -153,14 +163,29 @@ final class ReviewStep {
     Duration doubled = REVIEW_REMINDER_INTERVAL.multipliedBy(1L << Math.min(reminders, 10));
     Duration interval =
         doubled.compareTo(MAX_REMINDER_INTERVAL) > 0 ? MAX_REMINDER_INTERVAL : doubled;
-    return Timers.await(
-        interval,
+    String summary =
         "waiting for an operator: "
             + operation.review().reason().wire()
             + " (reminder in "
             + interval.toHours()
-            + " h)",
-        () -> inbox.hasPending() || chain.due());
+            + " h)";
+    if (!chain.carriesReminders()) {
+      return Timers.await(interval, summary, () -> inbox.hasPending() || chain.due());
+    }
+    long now = Workflow.currentTimeMillis();
+    if (nextReminderAt == 0) {
+      nextReminderAt = now + interval.toMillis();
+    }
+    long left = nextReminderAt - now;
+    boolean arrived =
+        left <= 0
+            ? inbox.hasPending() || chain.due()
+            : Timers.await(
+                Duration.ofMillis(left), summary, () -> inbox.hasPending() || chain.due());
+    if (!arrived) {
+      nextReminderAt = 0; // the reminder is due: the next interval starts from now
+    }
+    return arrived;
   }
 
   /** Whether an operator's resolution would be taken now. */

@@ -4,7 +4,11 @@ import io.temporal.workflow.Workflow;
 
 /**
  * The one place a change to what a running workflow does is declared: each change id for {@link
- * Workflow#getVersion}, with a method that asks it at the point of the change.
+ * Workflow#getVersion}, with a method that asks it at the point of the change. Those of {@link
+ * #askAll} are asked at the start of every run, so that their marker sits at the same place in
+ * every new history; asked again later, {@code getVersion} answers the same without a new command.
+ * A history recorded before a change has no marker for it and replays on {@link
+ * Workflow#DEFAULT_VERSION}, the code as it was.
  *
  * <p>The rule (docs/workflow-versions.md): a change to workflow code that running workflows would
  * replay differently ships with its change id here, asked where the change is; the released
@@ -29,5 +33,35 @@ final class VersionMarkers {
         CHECKED_RESOLUTIONS, Workflow.DEFAULT_VERSION, CHECKED_RESOLUTIONS_REFUSE);
   }
 
+  /**
+   * Version 1: the {@code cancel} update writes the accepted request to the ledger row (an activity
+   * in the update handler) and the cancel bookkeeping writes it there too when no update did (a
+   * Temporal cancel request, a request accepted before the operation was registered); see {@link
+   * Cancellation}. 0.1.0 held the request in the run's memory only.
+   */
+  static final String CANCEL_IN_LEDGER = "cancel-in-ledger";
+
+  /**
+   * Version 1: a cancelled operation's review wait continues as new like any other (the cancel is
+   * carried), and the review reminder's due time is carried across runs; see {@link RunChain} and
+   * {@link ReviewStep}. 0.1.0 never continued once a cancel was requested, and started each run's
+   * reminder afresh.
+   */
+  static final String BOUNDED_WAITS = "bounded-waits";
+
   private VersionMarkers() {}
+
+  /** Asks the change ids that are asked at the start of every run. */
+  static void askAll() {
+    cancelInLedger();
+    boundedWaits();
+  }
+
+  static boolean cancelInLedger() {
+    return Workflow.getVersion(CANCEL_IN_LEDGER, Workflow.DEFAULT_VERSION, 1) >= 1;
+  }
+
+  static boolean boundedWaits() {
+    return Workflow.getVersion(BOUNDED_WAITS, Workflow.DEFAULT_VERSION, 1) >= 1;
+  }
 }

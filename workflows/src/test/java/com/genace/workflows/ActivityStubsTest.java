@@ -30,6 +30,7 @@ class ActivityStubsTest {
           Map.entry("OpenReview", ActivityStubs.LEDGER_STEP),
           Map.entry("RecordResolution", ActivityStubs.LEDGER_STEP),
           Map.entry("EndCancelled", ActivityStubs.LEDGER_STEP),
+          Map.entry("RequestCancel", ActivityStubs.LEDGER_STEP),
           Map.entry("GatherEvidence", ActivityStubs.EVIDENCE),
           Map.entry("GatherEvidenceAgain", ActivityStubs.EVIDENCE),
           Map.entry("CheckFoundJob", ActivityStubs.CHECK_JOB),

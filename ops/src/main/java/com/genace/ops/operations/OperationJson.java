@@ -68,6 +68,15 @@ final class OperationJson {
     ObjectNode deliveryFailure = json.putObject("last_delivery_failure");
     deliveryFailure.put("reason", row.deliveryFailure().orElse(null));
     deliveryFailure.put("at", text(row.deliveryFailedAt()));
+    if (row.cancelRequestedAt().isPresent()) {
+      ObjectNode cancel = json.putObject("cancel_request");
+      cancel.put("at", text(row.cancelRequestedAt()));
+      cancel.put("by", row.cancelRequestedBy().orElse(null));
+      cancel.put("reason", row.cancelReason().orElse(null));
+      cancel.put("deliver_rendering", row.cancelDeliverRendering().orElse(null));
+    } else {
+      json.putNull("cancel_request");
+    }
     ArrayNode transitions = json.putArray("history");
     for (TransitionRow transition : history) {
       ObjectNode entry = transitions.addObject();

@@ -159,6 +159,22 @@ final class ShowCommand implements Runnable {
     field(out, "review", review(row));
     printDelivery(out, row);
     field(out, "failure", row.failureReason().orElse("-"));
+    field(
+        out,
+        "cancel",
+        row.cancelRequestedAt()
+            .map(
+                at ->
+                    "requested at "
+                        + time(at)
+                        + " by "
+                        + row.cancelRequestedBy().orElse("?")
+                        + ": "
+                        + row.cancelReason().orElse("?")
+                        + (row.cancelDeliverRendering().orElse(false)
+                            ? " (deliver the rendering)"
+                            : ""))
+            .orElse("-"));
   }
 
   /**
