@@ -153,7 +153,7 @@ class ReviewLoopTest {
         .contains("### Resolve with the signal `resolveReconciliation`")
         .contains("{\"decision\":\"abandon\",\"reason\":\"<why>\",\"resolvedBy\":\"<your name>\"}")
         .contains("./genace ops resolve op-")
-        .contains("**Refused resolutions** (latest last):")
+        .contains("**Refused resolutions** (4 in all, latest last):")
         .contains("unknown field 'extra'");
     assertThat(metadata.getCurrentDetails().indexOf("The latest resolution was refused"))
         .as("the latest refusal comes first")
