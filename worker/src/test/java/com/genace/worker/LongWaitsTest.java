@@ -217,12 +217,17 @@ class LongWaitsTest {
       }
       harness.temporal.getWorkerFactory().resumePolling();
       String last = "not a resolution " + (sent - 1);
+      // Taken in means refused and the task that refused it completed: a query can answer from
+      // the worker's state before the server has that task's completion (with a continue-as-new
+      // in it), and signals sent then would race the continue-as-new.
       await()
           .atMost(Duration.ofSeconds(30))
           .until(
               () -> {
                 List<String> refused = harness.client.describe(operationId).rejectedResolutions();
-                return !refused.isEmpty() && refused.get(refused.size() - 1).contains(last);
+                return !refused.isEmpty()
+                    && refused.get(refused.size() - 1).contains(last)
+                    && harness.noWorkflowTaskPending(operationId);
               });
     }
   }

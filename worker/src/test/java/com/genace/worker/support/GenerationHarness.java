@@ -20,9 +20,13 @@ import com.genace.workflows.GenerationSearchAttributes;
 import com.genace.workflows.GenerationWorkflow;
 import com.genace.workflows.GenerationWorkflowImpl;
 import com.genace.workflows.TaskQueues;
+import com.google.protobuf.ByteString;
+import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.enums.v1.IndexedValueType;
 import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.api.workflowservice.v1.GetWorkflowExecutionHistoryRequest;
+import io.temporal.api.workflowservice.v1.GetWorkflowExecutionHistoryResponse;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.common.WorkflowExecutionHistory;
@@ -333,6 +337,42 @@ public final class GenerationHarness implements AutoCloseable {
    * Every run of the operation's workflow, first to last: the latest run, then each run it
    * continued from.
    */
+  /**
+   * Whether the operation's current run has no workflow task scheduled or under way: its history
+   * ends with a completed workflow task and the commands that task issued. Read page by page from
+   * the service, as an operator's tool would.
+   */
+  public boolean noWorkflowTaskPending(String operationId) {
+    WorkflowExecution execution =
+        WorkflowExecution.newBuilder()
+            .setWorkflowId(GenerationWorkflow.workflowId(operationId))
+            .build();
+    boolean pending = true;
+    ByteString page = ByteString.EMPTY;
+    do {
+      GetWorkflowExecutionHistoryResponse response =
+          temporal
+              .getWorkflowServiceStubs()
+              .blockingStub()
+              .getWorkflowExecutionHistory(
+                  GetWorkflowExecutionHistoryRequest.newBuilder()
+                      .setNamespace(temporal.getNamespace())
+                      .setExecution(execution)
+                      .setNextPageToken(page)
+                      .build());
+      for (HistoryEvent event : response.getHistory().getEventsList()) {
+        EventType type = event.getEventType();
+        if (type == EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) {
+          pending = false;
+        } else if (type == EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED) {
+          pending = true;
+        }
+      }
+      page = response.getNextPageToken();
+    } while (!page.isEmpty());
+    return !pending;
+  }
+
   public List<WorkflowExecutionHistory> runs(String operationId) {
     WorkflowClient client = temporal.getWorkflowClient();
     String workflowId = GenerationWorkflow.workflowId(operationId);
