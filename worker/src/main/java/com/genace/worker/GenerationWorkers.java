@@ -64,43 +64,9 @@ public final class GenerationWorkers {
       SendWindow sendWindow) {
 
     /**
-     * With the default wait limits ({@link WaitLimits#DEFAULT}) and send window ({@link
-     * SendWindow#DEFAULT}).
-     */
-    public Dependencies(
-        OperationsLedger ledger,
-        GenaceClient genace,
-        ArtifactStore store,
-        String workerId,
-        DispatchGate gate,
-        PollingPolicy polling,
-        Clock clock,
-        DispatchListener listener,
-        SpendingAllowance allowance,
-        DispatchCircuit circuit,
-        ReviewSettings review,
-        ActivityStats stats) {
-      this(
-          ledger,
-          genace,
-          store,
-          workerId,
-          gate,
-          polling,
-          clock,
-          listener,
-          allowance,
-          circuit,
-          review,
-          stats,
-          WaitLimits.DEFAULT,
-          SendWindow.DEFAULT);
-    }
-
-    /**
      * Without a dispatch listener, allowance, circuit or counts: for tools and tests that do not
      * need them (a refusal of the account then leaves the operation pending without pausing
-     * anything).
+     * anything), with the default wait limits and send window.
      */
     public Dependencies(
         OperationsLedger ledger,
@@ -122,7 +88,9 @@ public final class GenerationWorkers {
           SpendingAllowance.UNLIMITED,
           DispatchCircuit.NONE,
           ReviewSettings.DEFAULT,
-          ActivityStats.NONE);
+          ActivityStats.NONE,
+          WaitLimits.DEFAULT,
+          SendWindow.DEFAULT);
     }
   }
 
