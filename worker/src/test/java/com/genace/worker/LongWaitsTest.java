@@ -5,6 +5,10 @@ import static com.genace.workflows.GenerationSearchAttributes.NEEDS_REVIEW;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.genace.delivery.ArtifactContent;
+import com.genace.delivery.ArtifactStore;
+import com.genace.delivery.ArtifactStoreException;
+import com.genace.delivery.LocalDirectoryArtifactStore;
 import com.genace.lifecycle.CancelRequest;
 import com.genace.model.Phase;
 import com.genace.model.ReviewReason;
@@ -29,6 +33,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,6 +53,9 @@ class LongWaitsTest {
    * flood's signals and the task's own events).
    */
   static final long LONGEST_RUN = 2_000 + 40;
+
+  /** The history budget after which a run continues as new at its next wait. */
+  static final long BUDGET = 2_000;
 
   /** Refused signals enough to fill a run's budget by themselves. */
   static final int FLOOD = 2_500;
@@ -194,6 +202,152 @@ class LongWaitsTest {
     }
   }
 
+  @Test
+  void a_render_observed_while_flooded_with_refusals_continues_as_new_and_delivers_once()
+      throws Exception {
+    try (GenerationHarness harness = new GenerationHarness(artifacts)) {
+      harness.simulator.setFaults(harness.simulator.faults().withJobDurationMs(20_000));
+      harness.client.start(request("op-observed-flood"));
+      harness.awaitPhase("op-observed-flood", Phase.OBSERVING);
+      // Every status poll answered 503: the observation goes on for as long as the flood lasts.
+      harness.simulator.setFaults(harness.simulator.faults().withRate5xx(1));
+
+      flood(harness, "op-observed-flood");
+      assertThat(harness.client.describe("op-observed-flood").phase()).isEqualTo(Phase.OBSERVING);
+      harness.simulator.setFaults(harness.simulator.faults().withRate5xx(0));
+      OperationResult result =
+          harness.client.awaitResult("op-observed-flood", Duration.ofMinutes(2));
+
+      assertThat(result.phase()).isEqualTo(Phase.DELIVERED);
+      assertThat(harness.postsFor("op-observed-flood")).isEqualTo(1);
+      List<WorkflowExecutionHistory> runs = harness.runs("op-observed-flood");
+      assertRunsShort(runs, LONGEST_RUN);
+      assertContinuedFrom(runs, "AwaitRemoteJob");
+      harness.replayAndRecordRuns("op-observed-flood", "continued-observation-flood-delivered");
+    }
+  }
+
+  @Test
+  void a_cancelled_render_kept_for_delivery_continues_as_new_while_observed_and_is_delivered()
+      throws Exception {
+    try (GenerationHarness harness = new GenerationHarness(artifacts)) {
+      harness.simulator.setFaults(harness.simulator.faults().withJobDurationMs(20_000));
+      harness.client.start(request("op-kept-flood"));
+      harness.awaitPhase("op-kept-flood", Phase.OBSERVING);
+      harness.simulator.setFaults(harness.simulator.faults().withRate5xx(1));
+      harness.client.cancel("op-kept-flood", new CancelRequest("order cancelled", "shop", true));
+
+      flood(harness, "op-kept-flood");
+      assertThat(harness.client.describe("op-kept-flood").phase()).isEqualTo(Phase.OBSERVING);
+      assertThat(harness.client.cancel("op-kept-flood", new CancelRequest("once more", "shop")))
+          .as("the continued run still handles the first cancel")
+          .contains("already cancelling (cancelled by shop: order cancelled)");
+      harness.simulator.setFaults(harness.simulator.faults().withRate5xx(0));
+      OperationResult result = harness.client.awaitResult("op-kept-flood", Duration.ofMinutes(2));
+
+      assertThat(result.phase()).isEqualTo(Phase.DELIVERED);
+      assertThat(result.detail()).contains("cancelled by shop: order cancelled");
+      assertThat(harness.postsFor("op-kept-flood")).isEqualTo(1);
+      List<WorkflowExecutionHistory> runs = harness.runs("op-kept-flood");
+      assertRunsShort(runs, LONGEST_RUN);
+      assertContinuedFrom(runs, "AwaitRemoteJob");
+      harness.replayAndRecordRuns("op-kept-flood", "continued-cancel-observation-flood-delivered");
+    }
+  }
+
+  @Test
+  void a_delivery_retried_while_flooded_with_refusals_continues_as_new_and_delivers_once()
+      throws Exception {
+    RefusingStore store = new RefusingStore(new LocalDirectoryArtifactStore(artifacts));
+    try (GenerationHarness harness =
+        new GenerationHarness(
+            artifacts,
+            GenerationHarness.simulator(),
+            GenerationHarness.API_KEY,
+            store,
+            Duration.ofSeconds(2))) {
+      store.refusing.set(true);
+      harness.client.start(request("op-delivery-flood"));
+      harness.awaitPhase("op-delivery-flood", Phase.DELIVERING);
+
+      flood(harness, "op-delivery-flood");
+      assertThat(harness.client.describe("op-delivery-flood").phase()).isEqualTo(Phase.DELIVERING);
+      store.refusing.set(false);
+      OperationResult result =
+          harness.client.awaitResult("op-delivery-flood", Duration.ofMinutes(3));
+
+      assertThat(result.phase()).isEqualTo(Phase.DELIVERED);
+      assertThat(result.artifacts()).isNotEmpty();
+      assertThat(harness.postsFor("op-delivery-flood")).isEqualTo(1);
+      List<WorkflowExecutionHistory> runs = harness.runs("op-delivery-flood");
+      assertRunsShort(runs, LONGEST_RUN);
+      assertContinuedFrom(runs, "Deliver");
+      harness.replayAndRecordRuns("op-delivery-flood", "continued-delivery-flood-delivered");
+    }
+  }
+
+  /** Refuses every copy while {@link #refusing} is set, as a store that is down would. */
+  private static final class RefusingStore implements ArtifactStore {
+    final AtomicBoolean refusing = new AtomicBoolean();
+    private final ArtifactStore inner;
+
+    RefusingStore(ArtifactStore inner) {
+      this.inner = inner;
+    }
+
+    @Override
+    public void check() {
+      inner.check();
+    }
+
+    @Override
+    public boolean holds(String key, long bytes, String sha256) {
+      return inner.holds(key, bytes, sha256);
+    }
+
+    @Override
+    public void put(String key, ArtifactContent content) {
+      if (refusing.get()) {
+        throw new ArtifactStoreException("the store is down (the test's fault)");
+      }
+      inner.put(key, content);
+    }
+
+    @Override
+    public String locate(String key) {
+      return inner.locate(key);
+    }
+  }
+
+  /**
+   * Every run but the last continued while the activity of {@code activityType} waited: the one it
+   * scheduled last had not completed.
+   */
+  private static void assertContinuedFrom(
+      List<WorkflowExecutionHistory> runs, String activityType) {
+    for (WorkflowExecutionHistory run : runs.subList(0, runs.size() - 1)) {
+      HistoryEvent lastScheduled = null;
+      boolean completed = false;
+      for (HistoryEvent event : run.getEvents()) {
+        if (event.hasActivityTaskScheduledEventAttributes()) {
+          lastScheduled = event;
+          completed = false;
+        }
+        if (event.hasActivityTaskCompletedEventAttributes()
+            && lastScheduled != null
+            && event.getActivityTaskCompletedEventAttributes().getScheduledEventId()
+                == lastScheduled.getEventId()) {
+          completed = true;
+        }
+      }
+      assertThat(lastScheduled).isNotNull();
+      assertThat(
+              lastScheduled.getActivityTaskScheduledEventAttributes().getActivityType().getName())
+          .isEqualTo(activityType);
+      assertThat(completed).as("the run continued while %s waited", activityType).isFalse();
+    }
+  }
+
   private static WorkflowStub stub(GenerationHarness harness, String operationId) {
     return harness
         .temporal
@@ -203,16 +357,20 @@ class LongWaitsTest {
 
   /**
    * {@value #FLOOD} refused signals, enough to fill a run's budget four times over, in batches of
-   * {@value #BATCH} sent while no worker polls: each batch is one workflow task's work, taken in
-   * before the next is sent, so that no signal arrives during the task that continues as new (a
-   * real server refuses such a continue-as-new and runs the task again; the test server loses the
-   * run). Each run may pass its budget by one batch at most.
+   * {@value #BATCH} sent while no worker polls, each taken in before the next is sent. Near the
+   * budget they go one at a time, so that no signal arrives during the task that continues as new:
+   * a worker's poll already waiting when polling is suspended takes a batch's first signal at once,
+   * and a real server refuses a continue-as-new while others arrive (the worker runs the task again
+   * with them), but the test server then loses the run. Each run may pass its budget by one batch
+   * at most.
    */
   private static void flood(GenerationHarness harness, String operationId) {
     WorkflowStub workflow = stub(harness, operationId);
     for (int sent = 0; sent < FLOOD; ) {
+      boolean nearBudget = harness.historyLength(operationId) + 4L * (BATCH + 2) >= BUDGET;
+      int batch = nearBudget ? 1 : BATCH;
       harness.temporal.getWorkerFactory().suspendPolling();
-      for (int i = 0; i < BATCH; i++, sent++) {
+      for (int i = 0; i < batch && sent < FLOOD; i++, sent++) {
         workflow.signal(GenerationClient.RESOLUTION_SIGNAL, "not a resolution " + sent);
       }
       harness.temporal.getWorkerFactory().resumePolling();

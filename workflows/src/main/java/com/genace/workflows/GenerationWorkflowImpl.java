@@ -49,8 +49,8 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   private final RegistrationStep registration = new RegistrationStep(operation);
   private final DispatchStep dispatch =
       new DispatchStep(operation, registration, cancellation, review, chain);
-  private final ObservationStep observation = new ObservationStep(operation, review);
-  private final DeliveryStep delivery = new DeliveryStep(operation, cancellation);
+  private final ObservationStep observation = new ObservationStep(operation, review, chain);
+  private final DeliveryStep delivery = new DeliveryStep(operation, cancellation, chain);
   private final CancelBookkeeping afterCancel =
       new CancelBookkeeping(operation, cancellation, review);
 
@@ -90,14 +90,18 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   private Step resume(CarriedState carried) {
     operation.resume(carried);
     if (carried.cancel() != null) {
-      // Continued from the review a cancelled operation waits in: the bookkeeping goes on waiting.
-      cancellation.resume(carried.cancel(), true);
+      // Continued from the review a cancelled operation waits in, or from the observation of the
+      // render it asked to be delivered: the bookkeeping goes on from there.
+      cancellation.resume(carried.cancel(), carried.step() == Step.REVIEW);
     }
-    if (carried.step() == Step.REVIEW) {
-      return review.resume(carried);
-    }
-    dispatch.resume(carried);
-    return Step.DISPATCH;
+    return switch (carried.step()) {
+      case REVIEW -> review.resume(carried);
+      case OBSERVE, DELIVER -> carried.step();
+      default -> {
+        dispatch.resume(carried);
+        yield Step.DISPATCH;
+      }
+    };
   }
 
   private void runSteps(GenerationRequest request, Step first) {

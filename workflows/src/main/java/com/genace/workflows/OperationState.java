@@ -67,7 +67,13 @@ final class OperationState {
     rejectedResolutions.addAll(carried.refusals());
     refusalsInAll = Math.max(carried.refusalsInAll(), carried.refusals().size());
     refusedInReview = carried.refusedInReview();
-    phase = carried.step() == Step.REVIEW ? Phase.IN_REVIEW : Phase.PENDING;
+    phase =
+        switch (carried.step()) {
+          case REVIEW -> Phase.IN_REVIEW;
+          case OBSERVE -> Phase.OBSERVING;
+          case DELIVER -> Phase.DELIVERING;
+          default -> Phase.PENDING;
+        };
   }
 
   /** From {@link VersionMarkers#BOUNDED_WAITS}: the list of refusals keeps the latest only. */

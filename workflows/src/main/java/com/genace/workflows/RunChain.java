@@ -1,5 +1,6 @@
 package com.genace.workflows;
 
+import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.util.function.BooleanSupplier;
 
@@ -13,6 +14,11 @@ import java.util.function.BooleanSupplier;
  * ledger also holds), where 0.1.0 never continued once a cancel was requested. The next run gets
  * the same request and what {@link OperationState#carry} hands over, registers nothing, and resumes
  * the wait; its workflow id is the same, so describe, signals, updates and results reach it.
+ *
+ * <p>The waits for an activity (observation, delivery) continue too from {@link
+ * VersionMarkers#BOUNDED_ACTIVITY_WAITS} ({@link #awaitOrContinue}): their history grows only with
+ * what arrives meanwhile (refused signals, queries do not count), but a flood of those would
+ * otherwise grow one run to Temporal's limit.
  */
 final class RunChain {
 
@@ -81,6 +87,52 @@ final class RunChain {
     if (!idle.getAsBoolean()) {
       return;
     }
+    continueAsNew(resumeAt, notSentInARow, waitsInARow, nextReminderAtMillis);
+  }
+
+  /**
+   * Waits for an activity that does the step's work ({@code working}, started by the caller) and
+   * returns its result; if this run's history grows long first (signals arriving meanwhile),
+   * continues as new instead, resuming at {@code resumeAt}: the next run starts the activity again.
+   * The activity left behind ends with this run: Temporal drops it, an observation's poll loop
+   * completes the next run's activity instead ({@code WaitingActivities}), and a delivery's lease
+   * fences the attempt left behind from the next run's.
+   *
+   * <p>Asks {@link VersionMarkers#BOUNDED_ACTIVITY_WAITS} only once the history is long, so that
+   * other histories carry no marker; 0.1.0 ({@link Workflow#DEFAULT_VERSION}) waited on.
+   */
+  <T> T awaitOrContinue(Step resumeAt, Promise<T> working) {
+    // Detached: Workflow.await throws once the scope is cancelled, where waiting for the activity
+    // must not (a delivery under way finishes; a cancelled observation completes its promise).
+    Workflow.newDetachedCancellationScope(
+            () -> Workflow.await(() -> working.isCompleted() || HistoryBudget.spent()))
+        .run();
+    if (working.isCompleted() || !mayContinueFrom(resumeAt)) {
+      return working.get();
+    }
+    if (!VersionMarkers.boundedActivityWaits()) {
+      return working.get();
+    }
+    Workflow.newDetachedCancellationScope(() -> Workflow.await(Workflow::isEveryHandlerFinished))
+        .run();
+    if (working.isCompleted()) {
+      return working.get();
+    }
+    continueAsNew(resumeAt, 0, 0, 0);
+    throw new IllegalStateException("unreachable: continueAsNew does not return");
+  }
+
+  /**
+   * A cancelled operation is still observed only in its bookkeeping, when the request asked for the
+   * render to be delivered, which a continued run resumes; its delivery under way runs to its end
+   * in this run (a continued run could not tell it was under way when the cancel came).
+   */
+  private boolean mayContinueFrom(Step resumeAt) {
+    return !cancellation.requested() || resumeAt == Step.OBSERVE;
+  }
+
+  private void continueAsNew(
+      Step resumeAt, int notSentInARow, int waitsInARow, long nextReminderAtMillis) {
     OperationLog.workflowLogger()
         .info(
             "operation {} continues as new after {} history events (run {})",

@@ -49,6 +49,14 @@ final class VersionMarkers {
    */
   static final String BOUNDED_WAITS = "bounded-waits";
 
+  /**
+   * Version 1: the waits for an observation or a delivery activity continue as new once the run's
+   * history is long (signals arriving meanwhile), the next run starting the activity again; see
+   * {@link RunChain#awaitOrContinue}. 0.1.0 waited in the same run whatever its length. Asked only
+   * when such a wait finds the history long, so that other histories carry no marker.
+   */
+  static final String BOUNDED_ACTIVITY_WAITS = "bounded-activity-waits";
+
   private VersionMarkers() {}
 
   /** Asks the change ids that are asked at the start of every run. */
@@ -59,6 +67,10 @@ final class VersionMarkers {
 
   static boolean cancelInLedger() {
     return Workflow.getVersion(CANCEL_IN_LEDGER, Workflow.DEFAULT_VERSION, 1) >= 1;
+  }
+
+  static boolean boundedActivityWaits() {
+    return Workflow.getVersion(BOUNDED_ACTIVITY_WAITS, Workflow.DEFAULT_VERSION, 1) >= 1;
   }
 
   static boolean boundedWaits() {

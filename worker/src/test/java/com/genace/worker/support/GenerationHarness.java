@@ -334,20 +334,34 @@ public final class GenerationHarness implements AutoCloseable {
   }
 
   /**
-   * Every run of the operation's workflow, first to last: the latest run, then each run it
-   * continued from.
-   */
-  /**
    * Whether the operation's current run has no workflow task scheduled or under way: its history
-   * ends with a completed workflow task and the commands that task issued. Read page by page from
-   * the service, as an operator's tool would.
+   * ends with a completed workflow task and the commands that task issued.
    */
   public boolean noWorkflowTaskPending(String operationId) {
+    boolean pending = true;
+    for (HistoryEvent event : currentRunEvents(operationId)) {
+      EventType type = event.getEventType();
+      if (type == EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) {
+        pending = false;
+      } else if (type == EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED) {
+        pending = true;
+      }
+    }
+    return !pending;
+  }
+
+  /** How many events the operation's current run has recorded. */
+  public int historyLength(String operationId) {
+    return currentRunEvents(operationId).size();
+  }
+
+  /** The current run's history, read page by page from the service, as an operator's tool would. */
+  private List<HistoryEvent> currentRunEvents(String operationId) {
     WorkflowExecution execution =
         WorkflowExecution.newBuilder()
             .setWorkflowId(GenerationWorkflow.workflowId(operationId))
             .build();
-    boolean pending = true;
+    List<HistoryEvent> events = new ArrayList<>();
     ByteString page = ByteString.EMPTY;
     do {
       GetWorkflowExecutionHistoryResponse response =
@@ -360,19 +374,16 @@ public final class GenerationHarness implements AutoCloseable {
                       .setExecution(execution)
                       .setNextPageToken(page)
                       .build());
-      for (HistoryEvent event : response.getHistory().getEventsList()) {
-        EventType type = event.getEventType();
-        if (type == EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) {
-          pending = false;
-        } else if (type == EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED) {
-          pending = true;
-        }
-      }
+      events.addAll(response.getHistory().getEventsList());
       page = response.getNextPageToken();
     } while (!page.isEmpty());
-    return !pending;
+    return events;
   }
 
+  /**
+   * Every run of the operation's workflow, first to last: the latest run, then each run it
+   * continued from.
+   */
   public List<WorkflowExecutionHistory> runs(String operationId) {
     WorkflowClient client = temporal.getWorkflowClient();
     String workflowId = GenerationWorkflow.workflowId(operationId);
