@@ -106,7 +106,7 @@ java -cp "$EXAMPLE/target/genace-client-example.jar:$EXAMPLE/target/lib/*" \
 sed 's/^/   /' "$WORK/example.out"
 [[ $rc == 0 ]] && pass "the example exits 0" || fail "the example exited $rc: $(tail -n 20 "$WORK/example.err")"
 grep -qx 'started example-fox' "$WORK/example.out" && pass "it started its operation" || fail "no start line"
-grep -Eq '^result: delivered, remote job gen_[^ ]+, 1 artifact\(s\)$' "$WORK/example.out" \
+grep -Eq '^result: delivered, remote job gen_[^ ]+, [1-9][0-9]* artifact\(s\)$' "$WORK/example.out" \
   && grep -Eq '^  file:///.*/generations/example-fox/.* [0-9]+ bytes$' "$WORK/example.out" \
   && pass "it printed the delivered result" || fail "no delivered result printed"
 [[ "$(posts_for example-fox)" == 1 ]] && pass "its operation was POSTed once" || fail "example-fox POSTed $(posts_for example-fox) times"
