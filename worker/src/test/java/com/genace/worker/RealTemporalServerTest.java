@@ -161,6 +161,34 @@ class RealTemporalServerTest {
   }
 
   @Test
+  void the_client_lists_an_operation_while_it_waits_in_review_and_no_longer_once_resolved()
+      throws Exception {
+    String id = operationId("listed");
+    String delivered = operationId("not-listed");
+    server.client.start(request(delivered));
+    assertThat(server.client.awaitResult(delivered, RESULT).phase()).isEqualTo(Phase.DELIVERED);
+    server.simulator.setFaults(server.simulator.faults().withLosePostResponseNext(1));
+
+    server.client.start(request(id));
+
+    List<String> listed =
+        await()
+            .atMost(VISIBILITY)
+            .pollInterval(Duration.ofMillis(200))
+            .until(() -> server.client.operationsInReview(1000), ids -> ids.contains(id));
+    assertThat(listed).doesNotContain(delivered);
+    assertThat(server.client.describe(id).phase()).isEqualTo(Phase.IN_REVIEW);
+
+    server.client.resolve(
+        id, new ReviewResolution("abandon", null, "the customer cancelled", "ci"));
+    assertThat(server.client.awaitResult(id, RESULT).phase()).isEqualTo(Phase.ABANDONED);
+    await()
+        .atMost(VISIBILITY)
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> server.client.operationsInReview(1000), ids -> !ids.contains(id));
+  }
+
+  @Test
   void an_operator_finds_and_resolves_a_review_with_the_official_cli() throws Exception {
     TemporalCli cli =
         new TemporalCli(

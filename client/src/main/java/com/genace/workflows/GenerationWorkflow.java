@@ -22,9 +22,24 @@ import io.temporal.workflow.WorkflowMethod;
 @WorkflowInterface
 public interface GenerationWorkflow {
 
+  /** What every operation's workflow id starts with. */
+  String WORKFLOW_ID_PREFIX = "generation/";
+
   /** The workflow id for an operation id. */
   static String workflowId(String operationId) {
-    return "generation/" + operationId;
+    return WORKFLOW_ID_PREFIX + operationId;
+  }
+
+  /**
+   * The operation id of a workflow id made by {@link #workflowId(String)}.
+   *
+   * @throws IllegalArgumentException for a workflow id of another kind
+   */
+  static String operationId(String workflowId) {
+    if (!workflowId.startsWith(WORKFLOW_ID_PREFIX)) {
+      throw new IllegalArgumentException("not an operation's workflow id: " + workflowId);
+    }
+    return workflowId.substring(WORKFLOW_ID_PREFIX.length());
   }
 
   /**

@@ -28,17 +28,8 @@ import java.util.concurrent.TimeoutException;
  * with the same request is joined, a finished one is never started again (so an operation is never
  * dispatched twice by a repeated start), and the same id with a different request is refused.
  *
- * <p>From the same environment as the CLI ({@code TEMPORAL_ADDRESS}, {@code TEMPORAL_NAMESPACE},
- * TLS and API key), with the {@code genace-worker} artifact on the class path:
- *
- * <pre>{@code
- * try (TemporalConnection temporal = TemporalConnection.fromEnvironment(System.getenv())) {
- *   GenerationClient client = temporal.generationClient();
- *   ...
- * }
- * }</pre>
- *
- * <p>Or over any {@link WorkflowClient} connected to the namespace the workers serve:
+ * <p>In the artifact {@code com.genace:genace-client} (docs/clients.md), over any {@link
+ * WorkflowClient} connected to the namespace the workers serve:
  *
  * <pre>{@code
  * WorkflowServiceStubs service = WorkflowServiceStubs.newServiceStubs(
@@ -57,6 +48,11 @@ public final class GenerationClient {
 
   /** The signal's name; its payload is a resolution's JSON, read by the workflow itself. */
   public static final String RESOLUTION_SIGNAL = "resolveReconciliation";
+
+  /** The visibility query of {@link #operationsInReview}. */
+  public static final String IN_REVIEW_QUERY =
+      "WorkflowType = 'GenerationWorkflow' AND ExecutionStatus = 'Running'"
+          + " AND GenaceNeedsReview = true";
 
   private final WorkflowClient client;
 
@@ -147,6 +143,30 @@ public final class GenerationClient {
       }
       throw e;
     }
+  }
+
+  /**
+   * The operations that wait in review, at most {@code limit}, as Temporal's visibility lists them:
+   * running {@code GenerationWorkflow}s whose search attribute {@code GenaceNeedsReview} is true,
+   * the list an operator's Web UI shows. Needs no worker and no database.
+   *
+   * <p>Visibility is eventually consistent: a review opened or resolved a moment ago may be missing
+   * or still listed; {@link #describe} says where an operation stands now, and whether it waits for
+   * an operator ({@link OperationView#awaitsOperator()}) or is still gathering its evidence (a
+   * review that may settle itself).
+   *
+   * @return operation ids, in the order visibility returns them
+   * @throws IllegalArgumentException when {@code limit} is not positive
+   */
+  public List<String> operationsInReview(int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be at least 1, not " + limit);
+    }
+    return client
+        .listExecutions(IN_REVIEW_QUERY)
+        .limit(limit)
+        .map(listed -> GenerationWorkflow.operationId(listed.getExecution().getWorkflowId()))
+        .toList();
   }
 
   /**

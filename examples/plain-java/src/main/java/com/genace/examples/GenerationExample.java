@@ -1,0 +1,101 @@
+package com.genace.examples;
+
+import com.genace.delivery.DeliveredArtifact;
+import com.genace.model.Phase;
+import com.genace.workflows.GenerationClient;
+import com.genace.workflows.GenerationRequest;
+import com.genace.workflows.OperationResult;
+import com.genace.workflows.OperationTimeoutException;
+import com.genace.workflows.OperationView;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A service's use of genace-client: start an operation, wait for its result, list the operations
+ * waiting in review. Temporal is {@code TEMPORAL_ADDRESS} (default {@code 127.0.0.1:7233}, as
+ * {@code ./genace dev} starts it) and {@code TEMPORAL_NAMESPACE} (default {@code default}); the
+ * operation id is the first argument, or a new one. Exits 0 when the operation was delivered.
+ *
+ * <pre>
+ * java -cp 'target/genace-client-example.jar:target/lib/*' com.genace.examples.GenerationExample
+ * </pre>
+ */
+public final class GenerationExample {
+
+  private GenerationExample() {}
+
+  public static void main(String[] args) throws Exception {
+    String address = env("TEMPORAL_ADDRESS", "127.0.0.1:7233");
+    String namespace = env("TEMPORAL_NAMESPACE", "default");
+    String operationId = args.length > 0 ? args[0] : "example-" + UUID.randomUUID();
+
+    // A service builds its WorkflowClient once (TLS and API keys: WorkflowServiceStubsOptions) and
+    // shares it; GenerationClient is a thin, thread-safe layer over it.
+    WorkflowServiceStubs service =
+        WorkflowServiceStubs.newServiceStubs(
+            WorkflowServiceStubsOptions.newBuilder().setTarget(address).build());
+    try {
+      WorkflowClient workflowClient =
+          WorkflowClient.newInstance(
+              service, WorkflowClientOptions.newBuilder().setNamespace(namespace).build());
+      GenerationClient generations = new GenerationClient(workflowClient);
+      boolean delivered = run(generations, operationId);
+      System.exit(delivered ? 0 : 1);
+    } finally {
+      service.shutdown();
+      service.awaitTermination(5, TimeUnit.SECONDS);
+    }
+  }
+
+  private static boolean run(GenerationClient generations, String operationId) {
+    GenerationClient.Started started =
+        generations.start(
+            new GenerationRequest(operationId, "image-v1", "{\"prompt\":\"a red fox\"}"));
+    System.out.println(
+        "started " + operationId + (started.alreadyExisted() ? " (joined the running one)" : ""));
+
+    OperationResult result;
+    try {
+      result = generations.awaitResult(operationId, Duration.ofMinutes(2));
+    } catch (OperationTimeoutException e) {
+      System.out.println("not ended in time: " + e.getMessage());
+      return false;
+    }
+    System.out.println(
+        "result: "
+            + result.phase().wire()
+            + ", remote job "
+            + result.remoteJobId()
+            + ", "
+            + result.artifacts().size()
+            + " artifact(s)"
+            + (result.phase() == Phase.DELIVERED ? "" : ": " + result.detail()));
+    for (DeliveredArtifact artifact : result.artifacts()) {
+      System.out.println("  " + artifact.uri() + " " + artifact.bytes() + " bytes");
+    }
+
+    List<String> inReview = generations.operationsInReview(20);
+    System.out.println("operations in review: " + inReview.size());
+    for (String id : inReview) {
+      OperationView view = generations.describe(id);
+      System.out.println(
+          "  "
+              + id
+              + ": "
+              + (view.review() == null ? "-" : view.review().reason().wire())
+              + (view.awaitsOperator() ? ", awaits an operator" : ", gathering evidence"));
+    }
+    return result.phase() == Phase.DELIVERED;
+  }
+
+  private static String env(String name, String fallback) {
+    String value = System.getenv(name);
+    return value == null || value.isBlank() ? fallback : value.trim();
+  }
+}
