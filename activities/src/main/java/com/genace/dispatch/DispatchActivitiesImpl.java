@@ -286,7 +286,8 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     try {
       allowance.settle(operationId, spent);
     } catch (RuntimeException e) {
-      log.error(
+      // A WARN: nobody has to act (the ledger's own alerts say when the database fails).
+      log.warn(
           "could not settle the allowance reservation of operation {} ({}): {}; it stops counting"
               + " as in flight once the operation leaves submitting",
           operationId,

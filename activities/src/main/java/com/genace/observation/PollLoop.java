@@ -5,6 +5,7 @@ import com.genace.ledger.ObservationWaiter;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.PollSchedule;
 import com.genace.ledger.WaitLimits;
+import com.genace.stats.ActivityStats;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import java.time.Clock;
@@ -94,6 +95,7 @@ public final class PollLoop implements AutoCloseable {
   private final ScheduledExecutorService writer;
   private final Thread loop;
   private final ObservingTooLong tooLong;
+  private final ActivityStats stats;
 
   /** Claimed and handed to the poll threads, not yet started: what closing hands back. */
   private final Set<DuePoll> unstarted = ConcurrentHashMap.newKeySet();
@@ -121,6 +123,34 @@ public final class PollLoop implements AutoCloseable {
       int pollThreads,
       WaitLimits limits,
       Clock clock) {
+    this(
+        ledger,
+        statusPoll,
+        waiting,
+        policy,
+        started,
+        stopped,
+        pollThreads,
+        limits,
+        clock,
+        ActivityStats.NONE);
+  }
+
+  /**
+   * @param stats where the loop's own failures are counted ({@code genace_poll_loop_failures_total}
+   *     on a worker): the alert on a loop that fails without stopping reads it
+   */
+  public PollLoop(
+      OperationsLedger ledger,
+      StatusPoll statusPoll,
+      WaitingActivities waiting,
+      PollingPolicy policy,
+      BooleanSupplier started,
+      BooleanSupplier stopped,
+      int pollThreads,
+      WaitLimits limits,
+      Clock clock,
+      ActivityStats stats) {
     if (pollThreads < 1) {
       throw new IllegalArgumentException("a poll loop needs at least one poll thread");
     }
@@ -138,6 +168,7 @@ public final class PollLoop implements AutoCloseable {
     this.writer = Executors.newSingleThreadScheduledExecutor(daemons("genace-poll-writer-"));
     this.loop = daemons("genace-poll-loop").newThread(this::run);
     this.tooLong = new ObservingTooLong(ledger, limits, clock);
+    this.stats = stats;
   }
 
   public PollLoop start() {
@@ -221,6 +252,7 @@ public final class PollLoop implements AutoCloseable {
           due = ledger.polls().claimDue(wanted, claimTime);
         } catch (RuntimeException e) {
           inFlight.release(wanted);
+          stats.pollLoopFailed(ActivityStats.PollLoopFailure.CLAIM);
           log.warn("poll schedule unreadable, trying again in {}: {}", failureWait, e.toString());
           pause(failureWait);
           failureWait = Duration.ofMillis(Math.min(30_000, failureWait.toMillis() * 2));
@@ -241,6 +273,7 @@ public final class PollLoop implements AutoCloseable {
         // The poll threads refused work (closing), or a bug: the loop must outlive it, or this
         // worker would stop polling with nothing to show for it.
         if (!closed) {
+          stats.pollLoopFailed(ActivityStats.PollLoopFailure.LOOP);
           log.error("poll loop failed; going on", e);
           pauseQuietly(idleWait);
         }

@@ -75,7 +75,8 @@ public final class EvidenceActivitiesImpl implements EvidenceActivities {
     stats.reviewOpened();
     if (evidence.duplicates()) {
       stats.duplicateJobsFound();
-      log.error("operation {} in review: {}", operationId, evidence.summary());
+      // A WARN: the review waits for an operator, and the workflow's one ERROR says so with this.
+      log.warn("operation {} in review: {}", operationId, evidence.summary());
     } else {
       log.info("operation {} in review: {}", operationId, evidence.summary());
     }

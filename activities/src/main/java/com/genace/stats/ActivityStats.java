@@ -30,6 +30,14 @@ public interface ActivityStats {
     OPERATOR
   }
 
+  /** Where a worker's poll loop failed (it goes on: a loop that stopped would poll nothing). */
+  enum PollLoopFailure {
+    /** The ledger's poll schedule could not be read (the database, most often). */
+    CLAIM,
+    /** Anything else: the poll threads refused work, or a bug. */
+    LOOP
+  }
+
   /** A POST was sent and ended so. */
   default void posted(CreateOutcome outcome) {}
 
@@ -38,6 +46,9 @@ public interface ActivityStats {
 
   /** A status poll failed. */
   default void pollFailed(PollFailure failure) {}
+
+  /** The poll loop's pass failed; it waits and goes on. */
+  default void pollLoopFailed(PollLoopFailure failure) {}
 
   /** A review's evidence was gathered (once per review opened). */
   default void reviewOpened() {}

@@ -75,8 +75,9 @@ final class Drain {
           lease.operationId(),
           result);
     } catch (RuntimeException e) {
-      // The lease stays on 'submitting': whoever claims next sends it to review all the same.
-      log.error(
+      // The lease stays on 'submitting': whoever claims next sends it to review all the same, and
+      // that review calls an operator if it needs one. Nobody has to act on this line: a WARN.
+      log.warn(
           "could not record the review of {} while draining: {}",
           lease.operationId(),
           e.getMessage());

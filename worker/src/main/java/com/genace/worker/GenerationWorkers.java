@@ -214,7 +214,8 @@ public final class GenerationWorkers {
             () -> factory.isShutdown() || factory.isTerminated(),
             POLL_THREADS,
             deps.waitLimits(),
-            deps.clock())
+            deps.clock(),
+            deps.stats())
         .start();
   }
 

@@ -114,6 +114,11 @@ class WorkerObservabilityTest {
   }
 
   private void startWorker() throws InterruptedException {
+    // The lost response's review must wait for a person: its resolutions are logged.
+    startWorker(false);
+  }
+
+  private void startWorker(boolean autoReconcile) throws InterruptedException {
     String jdbc = TestDatabase.url().jdbcUrl();
     String databaseUrl =
         jdbc
@@ -136,9 +141,8 @@ class WorkerObservabilityTest {
             "127.0.0.1:0",
             "GENACE_STATUS_TOKEN",
             TOKEN,
-            // The lost response's review must wait for a person: its resolutions are logged.
             "GENACE_AUTO_RECONCILE",
-            "false");
+            String.valueOf(autoReconcile));
     process =
         new WorkerProcess(
             WorkerConfig.fromEnvironment(env),
@@ -337,6 +341,72 @@ class WorkerObservabilityTest {
     JsonNode accepted =
         assertOutcome(outcomes, "op-lost", "INFO", "resolution found_remote_job by alice", true);
     assertThat(accepted.path("remote_job_id").asText()).isEqualTo(lostJob);
+  }
+
+  /**
+   * ERROR means a person must act: a review that settles itself from its evidence (self-settling
+   * on, as shipped) is a WARN when it opens and an INFO with the job it settled with; a review that
+   * waits for an operator after its evidence writes exactly one ERROR, with that evidence.
+   */
+  @Test
+  void a_review_that_settles_itself_logs_no_error_and_one_that_waits_for_an_operator_logs_one()
+      throws Exception {
+    PrintStream original = System.out;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      assertThat(JsonLogging.install()).isTrue();
+      startWorker(true);
+      simulator.setFaults(Faults.DEFAULT.withJobDurationMs(300).withLosePostResponseNext(1));
+      client.start(new GenerationRequest("op-settles", "image-v1", "{\"prompt\":\"x\"}"));
+      assertThat(client.awaitResult("op-settles", Duration.ofMinutes(1)).phase())
+          .isEqualTo(Phase.DELIVERED);
+
+      // Without Genace's search, nothing can settle the next lost response: an operator must.
+      simulator.setFaults(
+          Faults.DEFAULT
+              .withJobDurationMs(300)
+              .withLosePostResponseNext(1)
+              .withSearchEnabled(false));
+      client.start(new GenerationRequest("op-waits", "image-v1", "{\"prompt\":\"x\"}"));
+      await()
+          .atMost(Duration.ofMinutes(1))
+          .until(() -> client.describe("op-waits").awaitsOperator());
+      String job = simulator.jobsForOperation("op-waits").get(0);
+      client.resolve("op-waits", new ReviewResolution("found_remote_job", job, "seen", "alice"));
+      assertThat(client.awaitResult("op-waits", Duration.ofMinutes(1)).phase())
+          .isEqualTo(Phase.DELIVERED);
+      process.drain();
+    } finally {
+      restoreDefaultLogging();
+      System.setOut(original);
+    }
+
+    List<JsonNode> lines = new ArrayList<>();
+    for (String line : captured.toString(StandardCharsets.UTF_8).split("\n")) {
+      if (!line.isBlank()) {
+        lines.add(new ObjectMapper().readTree(line));
+      }
+    }
+    List<JsonNode> outcomes =
+        lines.stream()
+            .filter(line -> line.path("logger_name").asText().endsWith("GenerationWorkflowImpl"))
+            .toList();
+    assertOutcome(outcomes, "op-settles", "WARN", "opened a review: post_outcome_unknown", false);
+    JsonNode settled =
+        assertOutcome(outcomes, "op-settles", "INFO", "review settles itself with gen_", false);
+    assertThat(settled.path("message").asText())
+        .contains("1 job on Genace carries this operation id");
+    assertOutcome(outcomes, "op-waits", "WARN", "opened a review: post_outcome_unknown", false);
+
+    List<JsonNode> errors =
+        lines.stream().filter(line -> line.path("level").asText().equals("ERROR")).toList();
+    assertThat(errors).as("every ERROR line of the run").hasSize(1);
+    JsonNode error = errors.get(0);
+    assertThat(error.path("operation_id").asText()).isEqualTo("op-waits");
+    assertThat(error.path("message").asText())
+        .contains("operation op-waits needs review: post_outcome_unknown")
+        .contains("evidence: search not offered by this Genace");
   }
 
   private static JsonNode assertOutcome(

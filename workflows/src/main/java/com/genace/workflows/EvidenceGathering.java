@@ -4,7 +4,6 @@ import com.genace.model.ReviewDecision;
 import com.genace.review.ReviewEvidence;
 import com.genace.review.ReviewResolution;
 import io.temporal.failure.ActivityFailure;
-import org.slf4j.Logger;
 
 /**
  * Asks Genace what it knows about an operation whose review just opened. With exactly one job
@@ -14,7 +13,7 @@ import org.slf4j.Logger;
  */
 final class EvidenceGathering {
 
-  private static final Logger log = OperationLog.workflowLogger();
+  private static final OperationLog log = OperationLog.ofWorkflow();
 
   private final OperationState operation;
   private final ResolutionInbox inbox;
@@ -40,6 +39,8 @@ final class EvidenceGathering {
               .gatherEvidence(operationId, seenJobId);
     } catch (ActivityFailure failure) {
       log.warn(
+          operationId,
+          seenJobId,
           "operation {}: no evidence gathered: {}",
           operationId,
           ActivityFailures.describe(failure));
@@ -49,7 +50,9 @@ final class EvidenceGathering {
     }
     operation.recordReview(operation.review().withEvidence(evidence));
     if (evidence.duplicates()) {
-      log.error("operation {}: {}", operationId, evidence.summary());
+      // No review settles itself on duplicates: the ERROR that calls an operator follows, with
+      // this summary in it.
+      log.warn(operationId, seenJobId, "operation {}: {}", operationId, evidence.summary());
     }
     if (evidence.selfSettleJobId() != null && !inbox.hasPending()) {
       ReviewResolution settled =
@@ -59,7 +62,13 @@ final class EvidenceGathering {
               "settled by itself: " + evidence.summary(),
               GenerationWorkflowImpl.RECONCILER);
       inbox.settle(settled);
-      log.info("operation {}: review settles itself with {}", operationId, settled.remoteJobId());
+      log.info(
+          operationId,
+          settled.remoteJobId(),
+          "operation {}: review settles itself with {}: {}",
+          operationId,
+          settled.remoteJobId(),
+          evidence.summary());
     }
     operation.showDetails();
   }

@@ -42,6 +42,12 @@ final class ReviewStep {
   private int reminders;
 
   /**
+   * Whether the ERROR that calls an operator was written for this review: once, when the review
+   * waits for one after its evidence (a review that settles itself never writes it).
+   */
+  private boolean operatorCalled;
+
+  /**
    * When the next reminder is due (epoch millis, Temporal's clock), 0 until the wait for it starts.
    * From {@link VersionMarkers#BOUNDED_WAITS} a resolution refused meanwhile does not put it off,
    * and a continued run takes it over; 0.1.0 started a full interval after each.
@@ -65,6 +71,7 @@ final class ReviewStep {
   /** A continued run goes on waiting for the review the previous run carried. */
   Step resume(CarriedState carried) {
     reminders = carried.waitsInARow();
+    operatorCalled = true; // the run that carried the review waited for an operator, and said so
     nextReminderAt = chain.carriesReminders() ? carried.nextReminderAtMillis() : 0;
     operation.setPhase(
         Phase.IN_REVIEW, "waiting for an operator: " + carried.review().reason().wire());
@@ -120,11 +127,13 @@ final class ReviewStep {
     operation.openReview(new ReviewCase(reason, detail, evidenceRemoteJobId, null, null));
     reminders = 0;
     nextReminderAt = 0;
+    operatorCalled = false;
     operation.setPhase(Phase.IN_REVIEW, "waiting for an operator: " + reason.wire());
-    outcomes.error(
+    // A WARN, not yet an ERROR: the evidence gathered next may settle the review by itself.
+    outcomes.warn(
         operation.operationId(),
-        operation.remoteJobId() != null ? operation.remoteJobId() : evidenceRemoteJobId,
-        "operation {} needs review: {} ({})",
+        logJobId(evidenceRemoteJobId),
+        "operation {} opened a review: {} ({}); gathering evidence on Genace",
         operation.operationId(),
         reason.wire(),
         detail);
@@ -134,6 +143,9 @@ final class ReviewStep {
 
   Step awaitResolution() {
     while (true) {
+      if (!inbox.hasPending()) {
+        callOperator();
+      }
       if (!awaitSubmission()) {
         remind();
       }
@@ -191,6 +203,31 @@ final class ReviewStep {
   /** Whether an operator's resolution would be taken now. */
   boolean acceptsResolution() {
     return operation.phase() == Phase.IN_REVIEW && !evidence.gathering() && inbox.idle();
+  }
+
+  /**
+   * The one ERROR of a review: it waits for an operator now that its evidence is in (none settled
+   * it, or what settled it was refused). Written once per review, not again for a refused
+   * resolution or a continued run.
+   */
+  private void callOperator() {
+    if (operatorCalled) {
+      return;
+    }
+    operatorCalled = true;
+    ReviewCase review = operation.review();
+    outcomes.error(
+        operation.operationId(),
+        logJobId(review.evidenceRemoteJobId()),
+        "operation {} needs review: {} ({}); evidence: {}",
+        operation.operationId(),
+        review.reason().wire(),
+        review.detail(),
+        review.evidence() == null ? "none gathered" : review.evidence().summary());
+  }
+
+  private String logJobId(String evidenceRemoteJobId) {
+    return operation.remoteJobId() != null ? operation.remoteJobId() : evidenceRemoteJobId;
   }
 
   private void remind() {

@@ -34,6 +34,13 @@ final class ActivityMeters implements ActivityStats {
   }
 
   @Override
+  public void pollLoopFailed(PollLoopFailure failure) {
+    registry
+        .counter("genace_poll_loop_failures", "stage", failure.name().toLowerCase(Locale.ROOT))
+        .increment();
+  }
+
+  @Override
   public void reviewOpened() {
     registry.counter("genace_reviews_opened").increment();
   }

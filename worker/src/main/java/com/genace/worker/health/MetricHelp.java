@@ -34,6 +34,10 @@ final class MetricHelp implements MeterFilter {
               "1 while Genace refuses the account and dispatch is paused fleet-wide"),
           Map.entry("genace_polls", "status polls by this worker, by result"),
           Map.entry(
+              "genace_poll_loop_failures",
+              "failed passes of this worker's poll loop, by stage (claim: the ledger's schedule"
+                  + " unreadable; loop: anything else)"),
+          Map.entry(
               "genace_lease_denials",
               "exclusive writes by this worker that the lease fence denied"),
           Map.entry(

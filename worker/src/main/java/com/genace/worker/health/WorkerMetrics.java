@@ -102,6 +102,11 @@ public final class WorkerMetrics {
                     .orElse(Double.NaN))
         .description("how long the last sweep pass on this worker took")
         .register(registry);
+    Gauge.builder("genace_sweep_last_pass_age_seconds", state::secondsSinceSweepPass)
+        .description(
+            "seconds since the last sweep pass on this worker ended (since the worker started"
+                + " before one ran here); the fleet's min says how long no worker swept")
+        .register(registry);
     io.micrometer.core.instrument.FunctionCounter.builder(
             "genace_retention_deleted_operations",
             state.retentionDeleted(),
@@ -125,6 +130,33 @@ public final class WorkerMetrics {
                     .map(p -> p.report().elapsedMillis() / 1000.0)
                     .orElse(Double.NaN))
         .description("how long the last retention pass on this worker took")
+        .register(registry);
+    Gauge.builder("genace_retention_last_pass_age_seconds", state::secondsSinceRetentionPass)
+        .description(
+            "seconds since the last retention pass on this worker ended (since the worker started"
+                + " before one ran here); the fleet's min says how long no worker ran one")
+        .register(registry);
+    Gauge.builder("genace_retention_days", config::ledgerRetentionDays)
+        .description(
+            "GENACE_LEDGER_RETENTION_DAYS of this worker: 0 keeps everything (no retention pass"
+                + " runs)")
+        .register(registry);
+    Gauge.builder("genace_sweep_interval_seconds", () -> config.sweepInterval().toSeconds())
+        .description("GENACE_SWEEP_SECONDS of this worker: how often the orphan sweeper runs")
+        .register(registry);
+    Gauge.builder(
+            "genace_allowance_credits_used",
+            () -> usage().map(u -> (double) u.creditsInWindow()).orElse(Double.NaN))
+        .description(
+            "credits the fleet's dispatches reserved or spent in the allowance's current window,"
+                + " from the ledger")
+        .register(registry);
+    Gauge.builder(
+            "genace_allowance_credits_limit",
+            () -> usage().map(u -> limit(u.policy().globalCredits())).orElse(Double.NaN))
+        .description(
+            "the fleet's credits per allowance window (GENACE_ALLOWANCE_CREDITS); +Inf when"
+                + " unlimited")
         .register(registry);
     Gauge.builder("genace_config_version_current", () -> state.configVersionCurrent() ? 1 : 0)
         .description("1 while this worker's configuration version is the fleet's current one")
@@ -172,6 +204,15 @@ public final class WorkerMetrics {
             .increment();
       }
     };
+  }
+
+  /** An allowance limit; unlimited (as /status shows it: null) is +Inf. */
+  private static double limit(long credits) {
+    return credits >= Integer.MAX_VALUE ? Double.POSITIVE_INFINITY : credits;
+  }
+
+  private Optional<DispatchAllowance.Usage> usage() {
+    return Optional.ofNullable(allowance.get());
   }
 
   private double figure(java.util.function.ToDoubleFunction<LedgerStatistics.Snapshot> read) {

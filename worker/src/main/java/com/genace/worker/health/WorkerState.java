@@ -44,6 +44,7 @@ public final class WorkerState
   public record LocalPause(String by, String reason, Instant since) {}
 
   private final Clock clock;
+  private final Instant createdAt;
   private final int maxDispatches;
   private final Optional<String> configVersion;
   private volatile Optional<ConfigVersion> fleetConfigVersion = Optional.empty();
@@ -73,6 +74,7 @@ public final class WorkerState
    */
   public WorkerState(Clock clock, int maxDispatches, Optional<String> configVersion) {
     this.clock = clock;
+    this.createdAt = clock.instant();
     this.maxDispatches = maxDispatches;
     this.configVersion = configVersion;
     this.ledger = new LedgerCheck(false, clock.instant(), "not checked yet");
@@ -257,6 +259,24 @@ public final class WorkerState
   /** The last sweep pass run on this worker, if any (the schedule's runs go to any worker). */
   public Optional<SweepPass> lastSweepPass() {
     return lastSweepPass;
+  }
+
+  /**
+   * Seconds since the last sweep pass on this worker ended or, before one ran here, since this
+   * worker started: the smallest across the fleet says how long no worker has swept, and a fleet
+   * just started does not look as if it had never swept.
+   */
+  public double secondsSinceSweepPass() {
+    return secondsSince(lastSweepPass.map(SweepPass::endedAt).orElse(createdAt));
+  }
+
+  /** As {@link #secondsSinceSweepPass}, for the ledger's retention passes. */
+  public double secondsSinceRetentionPass() {
+    return secondsSince(lastRetentionPass.map(RetentionPass::endedAt).orElse(createdAt));
+  }
+
+  private double secondsSince(Instant at) {
+    return Math.max(0, clock.millis() - at.toEpochMilli()) / 1000.0;
   }
 
   /** Whether this worker set up the sweeper's schedule, or why not. */
