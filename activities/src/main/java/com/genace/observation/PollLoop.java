@@ -112,31 +112,6 @@ public final class PollLoop implements AutoCloseable {
    *     so (once per operation: {@link OperationsLedger#reportWaitingTooLong})
    * @param clock this process's clock, for the check that spares that statement for every other
    *     poll (the statement itself decides by the database's)
-   */
-  public PollLoop(
-      OperationsLedger ledger,
-      StatusPoll statusPoll,
-      WaitingActivities waiting,
-      PollingPolicy policy,
-      BooleanSupplier started,
-      BooleanSupplier stopped,
-      int pollThreads,
-      WaitLimits limits,
-      Clock clock) {
-    this(
-        ledger,
-        statusPoll,
-        waiting,
-        policy,
-        started,
-        stopped,
-        pollThreads,
-        limits,
-        clock,
-        ActivityStats.NONE);
-  }
-
-  /**
    * @param stats where the loop's own failures are counted ({@code genace_poll_loop_failures_total}
    *     on a worker): the alert on a loop that fails without stopping reads it
    */

@@ -98,7 +98,8 @@ class PollLoopTest {
             () -> false,
             1,
             WaitLimits.DEFAULT,
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            ActivityStats.NONE);
   }
 
   @AfterEach
@@ -275,7 +276,8 @@ class PollLoopTest {
                 () -> false,
                 1,
                 WaitLimits.DEFAULT,
-                Clock.systemUTC())
+                Clock.systemUTC(),
+                ActivityStats.NONE)
             .start();
     assertThat(polling.await(30, TimeUnit.SECONDS)).isTrue();
     Instant claimsRunOut = Instant.now().plus(CLAIM).minusSeconds(5);

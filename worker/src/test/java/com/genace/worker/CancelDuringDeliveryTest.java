@@ -10,6 +10,7 @@ import com.genace.ledger.TransitionRow;
 import com.genace.lifecycle.CancelRequest;
 import com.genace.model.Phase;
 import com.genace.testing.DatabaseExtension;
+import com.genace.worker.support.ForwardingArtifactStore;
 import com.genace.worker.support.GenerationHarness;
 import com.genace.workflows.OperationResult;
 import java.nio.file.Path;
@@ -32,21 +33,10 @@ class CancelDuringDeliveryTest {
   private GenerationHarness harness;
 
   /** Holds every copy until the test releases it. */
-  private final class HeldStore implements ArtifactStore {
-    private final ArtifactStore inner;
+  private final class HeldStore extends ForwardingArtifactStore {
 
     HeldStore(ArtifactStore inner) {
-      this.inner = inner;
-    }
-
-    @Override
-    public void check() {
-      inner.check();
-    }
-
-    @Override
-    public boolean holds(String key, long bytes, String sha256) {
-      return inner.holds(key, bytes, sha256);
+      super(inner);
     }
 
     @Override
@@ -57,12 +47,7 @@ class CancelDuringDeliveryTest {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
-      inner.put(key, content);
-    }
-
-    @Override
-    public String locate(String key) {
-      return inner.locate(key);
+      super.put(key, content);
     }
   }
 

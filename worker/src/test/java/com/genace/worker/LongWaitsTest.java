@@ -14,6 +14,7 @@ import com.genace.model.Phase;
 import com.genace.model.ReviewReason;
 import com.genace.review.ReviewResolution;
 import com.genace.testing.DatabaseExtension;
+import com.genace.worker.support.ForwardingArtifactStore;
 import com.genace.worker.support.GenerationHarness;
 import com.genace.workflows.CarriedState;
 import com.genace.workflows.GenerationClient;
@@ -287,22 +288,11 @@ class LongWaitsTest {
   }
 
   /** Refuses every copy while {@link #refusing} is set, as a store that is down would. */
-  private static final class RefusingStore implements ArtifactStore {
+  private static final class RefusingStore extends ForwardingArtifactStore {
     final AtomicBoolean refusing = new AtomicBoolean();
-    private final ArtifactStore inner;
 
     RefusingStore(ArtifactStore inner) {
-      this.inner = inner;
-    }
-
-    @Override
-    public void check() {
-      inner.check();
-    }
-
-    @Override
-    public boolean holds(String key, long bytes, String sha256) {
-      return inner.holds(key, bytes, sha256);
+      super(inner);
     }
 
     @Override
@@ -310,12 +300,7 @@ class LongWaitsTest {
       if (refusing.get()) {
         throw new ArtifactStoreException("the store is down (the test's fault)");
       }
-      inner.put(key, content);
-    }
-
-    @Override
-    public String locate(String key) {
-      return inner.locate(key);
+      super.put(key, content);
     }
   }
 

@@ -17,6 +17,7 @@ import com.genace.model.Phase;
 import com.genace.observation.ObservationActivities;
 import com.genace.observation.ObservationResult;
 import com.genace.testing.DatabaseExtension;
+import com.genace.worker.support.ForwardingArtifactStore;
 import com.genace.worker.support.GenerationHarness;
 import com.genace.workflows.GenerationWorkflowImpl;
 import com.genace.workflows.OperationResult;
@@ -212,35 +213,19 @@ class WorkerRestartTest {
   }
 
   /** Copies, then fails before the manifest is recorded: what a crash in between would do. */
-  private static final class CrashAfterFirstCopy implements ArtifactStore {
-    private final ArtifactStore store;
+  private static final class CrashAfterFirstCopy extends ForwardingArtifactStore {
     final AtomicInteger puts = new AtomicInteger();
 
     CrashAfterFirstCopy(ArtifactStore store) {
-      this.store = store;
-    }
-
-    @Override
-    public boolean holds(String key, long bytes, String sha256) {
-      return store.holds(key, bytes, sha256);
-    }
-
-    @Override
-    public void check() {
-      store.check();
+      super(store);
     }
 
     @Override
     public void put(String key, ArtifactContent content) {
-      store.put(key, content);
+      super.put(key, content);
       if (puts.incrementAndGet() == 1) {
         throw new IllegalStateException("worker crashed after copying " + key);
       }
-    }
-
-    @Override
-    public String locate(String key) {
-      return store.locate(key);
     }
   }
 
