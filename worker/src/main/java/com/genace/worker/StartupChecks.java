@@ -3,8 +3,8 @@ package com.genace.worker;
 import com.genace.client.GenaceAuthenticationException;
 import com.genace.db.Migrations;
 import com.genace.worker.temporal.SearchAttributes;
-import com.genace.worker.temporal.TemporalConnection;
-import com.genace.worker.temporal.TemporalSettings;
+import com.genace.workflows.connection.GenerationConnection;
+import com.genace.workflows.connection.TemporalSettings;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.enums.v1.IndexedValueType;
@@ -58,7 +58,7 @@ final class StartupChecks {
   String temporalProblem() {
     String namespace = stack.config.temporalNamespace();
     try {
-      stack.stubs.connect(TemporalConnection.CONNECT_TIMEOUT);
+      stack.stubs.connect(GenerationConnection.CONNECT_TIMEOUT);
       stack
           .stubs
           .blockingStub()
@@ -97,7 +97,7 @@ final class StartupChecks {
         + " ("
         + TemporalSettings.ADDRESS
         + "): "
-        + TemporalConnection.describe(e);
+        + GenerationConnection.describe(e);
   }
 
   private String namespaceProblem(StatusRuntimeException e, String namespace) {
@@ -117,14 +117,14 @@ final class StartupChecks {
           + " refused this worker's credentials for namespace "
           + namespace
           + " (check TEMPORAL_API_KEY and TEMPORAL_TLS): "
-          + TemporalConnection.describe(e);
+          + GenerationConnection.describe(e);
     }
     return "Temporal at "
         + temporalAddress
         + " could not describe namespace "
         + namespace
         + ": "
-        + TemporalConnection.describe(e);
+        + GenerationConnection.describe(e);
   }
 
   /**

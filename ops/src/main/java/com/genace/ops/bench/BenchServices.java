@@ -8,7 +8,7 @@ import com.genace.ops.db.DbCommand;
 import com.genace.ops.temporal.LocalTemporalServer;
 import com.genace.simulator.GenaceSimulator;
 import com.genace.worker.temporal.TemporalConnection;
-import com.genace.worker.temporal.TemporalSettings;
+import com.genace.workflows.connection.TemporalSettings;
 import java.net.URI;
 import java.util.ArrayDeque;
 import java.util.Deque;

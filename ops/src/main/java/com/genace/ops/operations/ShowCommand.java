@@ -8,7 +8,7 @@ import com.genace.ledger.TransitionRow;
 import com.genace.model.Phase;
 import com.genace.ops.Environment;
 import com.genace.worker.temporal.TemporalConnection;
-import com.genace.worker.temporal.TemporalSettings;
+import com.genace.workflows.connection.TemporalSettings;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

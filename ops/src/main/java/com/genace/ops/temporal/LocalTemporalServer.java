@@ -2,7 +2,7 @@ package com.genace.ops.temporal;
 
 import com.genace.worker.temporal.SearchAttributes;
 import com.genace.worker.temporal.TemporalConnection;
-import com.genace.worker.temporal.TemporalSettings;
+import com.genace.workflows.connection.TemporalSettings;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;

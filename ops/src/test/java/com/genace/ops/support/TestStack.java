@@ -11,7 +11,7 @@ import com.genace.simulator.GenaceSimulator;
 import com.genace.testing.TestDatabase;
 import com.genace.worker.support.TestWorkers;
 import com.genace.worker.temporal.TemporalConnection;
-import com.genace.worker.temporal.TemporalSettings;
+import com.genace.workflows.connection.TemporalSettings;
 import io.temporal.worker.WorkerFactory;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -9,7 +9,7 @@ import com.genace.dispatch.SendWindow;
 import com.genace.ledger.WaitLimits;
 import com.genace.observation.PollingPolicy;
 import com.genace.review.ReviewSettings;
-import com.genace.worker.temporal.TemporalSettings;
+import com.genace.workflows.connection.TemporalSettings;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;

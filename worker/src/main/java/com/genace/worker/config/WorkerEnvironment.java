@@ -9,7 +9,7 @@ import com.genace.ledger.Identifiers;
 import com.genace.ledger.WaitLimits;
 import com.genace.review.ReviewSettings;
 import com.genace.worker.fleet.ConfigVersion;
-import com.genace.worker.temporal.TemporalSettings;
+import com.genace.workflows.connection.TemporalSettings;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package com.genace.worker.temporal;
 
+import com.genace.workflows.connection.GenerationConnection;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.enums.v1.TaskQueueType;
 import io.temporal.api.taskqueue.v1.TaskQueue;
@@ -73,7 +74,7 @@ public final class Saturation {
       }
       backlog = Optional.of(all);
     } catch (StatusRuntimeException e) {
-      backlogUnavailable = Optional.of(TemporalConnection.describe(e));
+      backlogUnavailable = Optional.of(GenerationConnection.describe(e));
     }
     Optional<Long> running = Optional.empty();
     Optional<String> runningUnavailable = Optional.empty();
@@ -93,7 +94,7 @@ public final class Saturation {
                           .build())
                   .getCount());
     } catch (StatusRuntimeException e) {
-      runningUnavailable = Optional.of(TemporalConnection.describe(e));
+      runningUnavailable = Optional.of(GenerationConnection.describe(e));
     }
     return new Reading(backlog, backlogUnavailable, running, runningUnavailable);
   }

@@ -1,5 +1,7 @@
 package com.genace.worker.temporal;
 
+import com.genace.workflows.connection.GenerationConnection;
+import com.genace.workflows.connection.TemporalSettings;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 
@@ -25,7 +27,7 @@ public interface TemporalTarget {
 
       @Override
       public WorkflowServiceStubs connect(WorkflowServiceStubsOptions.Builder options) {
-        return TemporalConnection.stubs(settings, options);
+        return GenerationConnection.stubs(settings, options);
       }
     };
   }

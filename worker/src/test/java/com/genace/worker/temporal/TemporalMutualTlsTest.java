@@ -6,8 +6,14 @@ import static org.awaitility.Awaitility.await;
 
 import com.genace.testkit.LoopbackPorts;
 import com.genace.testkit.TestCertificates;
+import com.genace.worker.support.ApiKeyTemporalServer;
 import com.genace.worker.support.MutualTlsProxy;
+import com.genace.workflows.connection.GenerationConnection;
+import com.genace.workflows.connection.TemporalUnavailableException;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.temporal.api.workflowservice.v1.GetSystemInfoRequest;
+import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.testserver.TestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,8 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Temporal behind mutual TLS, as a self-hosted cluster with {@code requireClientAuth} runs it: a
  * front that terminates TLS, requires a client certificate signed by the CA it trusts, and passes
- * the calls to a Temporal server. The worker, the CLI and the client library connect through the
- * same {@link TemporalConnection#stubs}; the certificate files are read again when they change.
+ * the calls to a Temporal server; and Temporal behind TLS with an API key, as Temporal Cloud runs
+ * it. A service connects with genace-client's {@link GenerationConnection}; the worker ({@link
+ * TemporalTarget}) and the CLI ({@link TemporalConnection}) build their stubs through it too. The
+ * certificate files and the key file are read again when they change.
  */
 class TemporalMutualTlsTest {
 
@@ -51,18 +59,24 @@ class TemporalMutualTlsTest {
             new MutualTlsProxy(server.cert(), server.key(), clientsA.cert(), temporalPort)) {
       Map<String, String> env = new HashMap<>();
       env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + front.port());
+      env.put("TEMPORAL_NAMESPACE", "orders");
       env.put("TEMPORAL_TLS_CA_FILE", serverCa.cert().toString());
       env.put("TEMPORAL_TLS_SERVER_NAME", "temporal.test");
 
       // Without a client certificate the front refuses the handshake.
-      assertThatThrownBy(() -> TemporalConnection.fromEnvironment(env).close())
+      assertThatThrownBy(() -> GenerationConnection.fromEnvironment(env).close())
           .isInstanceOf(TemporalUnavailableException.class);
 
       env.put("TEMPORAL_TLS_CERT_FILE", cert.toString());
       env.put("TEMPORAL_TLS_KEY_FILE", key.toString());
-      try (TemporalConnection connection = TemporalConnection.fromEnvironment(env)) {
-        systemInfo(connection);
+      try (TemporalConnection cli = TemporalConnection.fromEnvironment(env)) {
+        systemInfo(cli.stubs());
+        assertThat(cli.workflowClient().getOptions().getNamespace()).isEqualTo("orders");
+      }
+      try (GenerationConnection connection = GenerationConnection.fromEnvironment(env)) {
+        systemInfo(connection.stubs());
         assertThat(front.clients()).last().asString().contains("CN=worker-a");
+        assertThat(connection.workflowClient().getOptions().getNamespace()).isEqualTo("orders");
 
         // The certificate is rotated on disk, and the server now trusts only the new CA: the
         // connections made under the old one are closed, the next handshake sends the new one.
@@ -71,28 +85,55 @@ class TemporalMutualTlsTest {
         await()
             .atMost(Duration.ofSeconds(30))
             .ignoreExceptions()
-            .untilAsserted(() -> systemInfo(connection));
+            .untilAsserted(() -> systemInfo(connection.stubs()));
         assertThat(front.clients()).last().asString().contains("CN=worker-b");
       }
     }
   }
 
   @Test
-  void half_a_client_certificate_or_an_unreadable_file_is_refused_naming_the_variable() {
-    Map<String, String> env = new HashMap<>();
-    env.put("TEMPORAL_TLS_CERT_FILE", dir.resolve("tls.crt").toString());
+  void sends_the_api_key_of_its_file_and_a_rotated_one_without_a_restart() throws Exception {
+    TestCertificates certificates = TestCertificates.in(dir);
+    TestCertificates.Pair serverCa = certificates.ca("server-ca");
+    TestCertificates.Pair server =
+        certificates.signed("frontend", serverCa, "DNS:temporal.test", "IP:127.0.0.1");
+    Path keyFile = dir.resolve("temporal-api-key");
+    Files.writeString(keyFile, "key-one\n");
+    Files.setLastModifiedTime(keyFile, FileTime.from(Instant.now().minusSeconds(60)));
 
-    assertThatThrownBy(() -> TemporalSettings.fromEnvironment(env))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("TEMPORAL_TLS_CERT_FILE: cannot read ");
-    env.put("TEMPORAL_TLS_CERT_FILE", TestCertificates.in(dir).ca("ca").cert().toString());
-    assertThatThrownBy(() -> TemporalSettings.fromEnvironment(env))
-        .hasMessage(
-            "TEMPORAL_TLS_CERT_FILE and TEMPORAL_TLS_KEY_FILE go together: set both or neither");
+    try (ApiKeyTemporalServer temporal =
+        new ApiKeyTemporalServer(server.cert(), server.key(), "key-one")) {
+      Map<String, String> env = new HashMap<>();
+      env.put("TEMPORAL_ADDRESS", "127.0.0.1:" + temporal.port());
+      env.put("TEMPORAL_TLS_CA_FILE", serverCa.cert().toString());
+      env.put("TEMPORAL_TLS_SERVER_NAME", "temporal.test");
+      env.put("TEMPORAL_API_KEY_FILE", keyFile.toString());
+
+      try (GenerationConnection connection = GenerationConnection.fromEnvironment(env)) {
+        systemInfo(connection.stubs());
+        assertThat(temporal.acceptedKeys()).isNotEmpty().containsOnly("key-one");
+
+        // The key is rotated at the server first: the one in the file is refused...
+        temporal.accept("key-two");
+        assertThatThrownBy(() -> systemInfo(connection.stubs()))
+            .isInstanceOfSatisfying(
+                StatusRuntimeException.class,
+                e -> {
+                  assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+                  assertThat(e).hasMessageNotContaining("key-one");
+                });
+
+        // ... until the file holds the new one: the same connection sends it from the next call.
+        Files.writeString(keyFile, "key-two\n");
+        Files.setLastModifiedTime(keyFile, FileTime.from(Instant.now()));
+        systemInfo(connection.stubs());
+        assertThat(temporal.acceptedKeys()).last().isEqualTo("key-two");
+      }
+    }
   }
 
-  private static void systemInfo(TemporalConnection connection) {
-    connection.stubs().blockingStub().getSystemInfo(GetSystemInfoRequest.getDefaultInstance());
+  private static void systemInfo(WorkflowServiceStubs stubs) {
+    stubs.blockingStub().getSystemInfo(GetSystemInfoRequest.getDefaultInstance());
   }
 
   /**

@@ -1,4 +1,4 @@
-package com.genace.worker.temporal;
+package com.genace.workflows.connection;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,8 +8,8 @@ import java.util.Optional;
 
 /**
  * Where Temporal is, from the environment, with the Temporal CLI's variable names: the one parser
- * of {@code TEMPORAL_*}, shared by the worker and every {@code ./genace} command. {@link
- * #toString()} never shows the API key.
+ * of {@code TEMPORAL_*}, shared by the worker, every {@code ./genace} command and a service's
+ * {@link GenerationConnection}. {@link #toString()} never shows the API key.
  *
  * @param address {@code host:port} of the frontend
  * @param namespace the namespace operations run in

@@ -1,4 +1,4 @@
-package com.genace.worker.temporal;
+package com.genace.workflows.connection;
 
 /** The Temporal server could not be reached or did not answer in time. */
 public class TemporalUnavailableException extends RuntimeException {

@@ -1,4 +1,4 @@
-package com.genace.worker.temporal;
+package com.genace.workflows.connection;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package com.genace.worker.temporal;
+package com.genace.workflows.connection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
