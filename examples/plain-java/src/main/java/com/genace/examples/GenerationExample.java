@@ -7,20 +7,18 @@ import com.genace.workflows.GenerationRequest;
 import com.genace.workflows.OperationResult;
 import com.genace.workflows.OperationTimeoutException;
 import com.genace.workflows.OperationView;
-import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowClientOptions;
-import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import com.genace.workflows.connection.GenerationConnection;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A service's use of genace-client: start an operation, wait for its result, list the operations
  * waiting in review. Temporal is {@code TEMPORAL_ADDRESS} (default {@code 127.0.0.1:7233}, as
- * {@code ./genace dev} starts it) and {@code TEMPORAL_NAMESPACE} (default {@code default}); the
- * operation id is the first argument, or a new one. Exits 0 when the operation was delivered.
+ * {@code ./genace dev} starts it) and {@code TEMPORAL_NAMESPACE} (default {@code default}), with
+ * TLS, a client certificate or an API key when the other {@code TEMPORAL_*} variables ask for them
+ * (docs/clients.md); the operation id is the first argument, or a new one. Exits 0 when the
+ * operation was delivered.
  *
  * <pre>
  * java -cp 'target/genace-client-example.jar:target/lib/*' com.genace.examples.GenerationExample
@@ -30,27 +28,17 @@ public final class GenerationExample {
 
   private GenerationExample() {}
 
-  public static void main(String[] args) throws Exception {
-    String address = env("TEMPORAL_ADDRESS", "127.0.0.1:7233");
-    String namespace = env("TEMPORAL_NAMESPACE", "default");
+  public static void main(String[] args) {
     String operationId = args.length > 0 ? args[0] : "example-" + UUID.randomUUID();
 
-    // A service builds its WorkflowClient once (TLS and API keys: WorkflowServiceStubsOptions) and
-    // shares it; GenerationClient is a thin, thread-safe layer over it.
-    WorkflowServiceStubs service =
-        WorkflowServiceStubs.newServiceStubs(
-            WorkflowServiceStubsOptions.newBuilder().setTarget(address).build());
-    try {
-      WorkflowClient workflowClient =
-          WorkflowClient.newInstance(
-              service, WorkflowClientOptions.newBuilder().setNamespace(namespace).build());
-      GenerationClient generations = new GenerationClient(workflowClient);
-      boolean delivered = run(generations, operationId);
-      System.exit(delivered ? 0 : 1);
-    } finally {
-      service.shutdown();
-      service.awaitTermination(5, TimeUnit.SECONDS);
+    // A service opens its connection once and shares it: the TEMPORAL_* variables say where
+    // Temporal is and how to authenticate (TLS, a client certificate, an API key), and files named
+    // there are read again when they change. GenerationClient is a thin, thread-safe layer over it.
+    boolean delivered;
+    try (GenerationConnection temporal = GenerationConnection.fromEnvironment()) {
+      delivered = run(temporal.generationClient(), operationId);
     }
+    System.exit(delivered ? 0 : 1);
   }
 
   private static boolean run(GenerationClient generations, String operationId) {
@@ -92,10 +80,5 @@ public final class GenerationExample {
               + (view.awaitsOperator() ? ", awaits an operator" : ", gathering evidence"));
     }
     return result.phase() == Phase.DELIVERED;
-  }
-
-  private static String env(String name, String fallback) {
-    String value = System.getenv(name);
-    return value == null || value.isBlank() ? fallback : value.trim();
   }
 }
