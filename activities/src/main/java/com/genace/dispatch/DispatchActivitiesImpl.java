@@ -254,6 +254,10 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
       DispatchResult result;
       try {
         result = recorder.record(lease, outcome);
+        if (result.outcome() == DispatchOutcome.ACCEPTED) {
+          // What the ledger committed with the acceptance: the same estimate of the same model.
+          result = result.withCredits(ledger.creditEstimate().costOf(request.model()));
+        }
       } catch (RuntimeException e) {
         String evidence = outcome instanceof CreateOutcome.Accepted a ? a.remoteJobId() : null;
         result =

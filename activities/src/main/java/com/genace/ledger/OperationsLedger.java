@@ -117,6 +117,11 @@ public final class OperationsLedger {
     return polls;
   }
 
+  /** The estimated credits of a render by model, as this ledger commits them. */
+  public CreditEstimate creditEstimate() {
+    return credits;
+  }
+
   /** What was spent: committed credits by index, and what POSTs of unknown outcome may have. */
   public SpendReport spend() {
     return spend;

@@ -54,6 +54,11 @@ class GenerationWorkflowTest {
     assertThat(harness.ledger.history("op-happy"))
         .extracting(t -> t.toPhase().orElse(""))
         .contains("submitting", "observing", "delivering", "delivered");
+    // The estimate committed with the acceptance (no GENACE_MODEL_COSTS: 1 a render), in the
+    // ledger and in describe.
+    assertThat(row.credits()).contains(1L);
+    assertThat(row.creditsCommittedAt()).isPresent();
+    assertThat(harness.client.describe("op-happy").credits()).isEqualTo(1L);
   }
 
   @Test

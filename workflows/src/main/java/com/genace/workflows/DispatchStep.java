@@ -105,6 +105,7 @@ final class DispatchStep {
       switch (dispatched.outcome()) {
         case ACCEPTED -> {
           operation.recordRemoteJob(dispatched.remoteJobId());
+          operation.recordCredits(dispatched.credits());
           return Step.OBSERVE;
         }
         case REFUSED -> {

@@ -32,6 +32,10 @@ final class OperationState {
   private String remoteJobId;
   private RemoteStatus lastRemoteStatus;
   private int dispatchAttempts;
+
+  /** The credits committed with the acceptance, as the dispatch reported them; else null. */
+  private Long credits;
+
   private ReviewCase review;
   private final Set<String> jobIdsSeen = new LinkedHashSet<>();
   private final List<String> rejectedResolutions = new ArrayList<>();
@@ -61,6 +65,7 @@ final class OperationState {
    */
   void resume(CarriedState carried) {
     dispatchAttempts = carried.dispatchAttempts();
+    credits = carried.credits();
     remoteJobId = carried.remoteJobId();
     review = carried.review();
     jobIdsSeen.addAll(carried.jobIdsSeen());
@@ -103,7 +108,8 @@ final class OperationState {
         runs,
         cancel,
         nextReminderAtMillis,
-        refusalsInAll);
+        refusalsInAll,
+        credits);
   }
 
   String operationId() {
@@ -120,6 +126,13 @@ final class OperationState {
 
   void recordRemoteJob(String id) {
     remoteJobId = id;
+  }
+
+  /** Null (a result recorded before dispatches reported credits) leaves what is known. */
+  void recordCredits(Long committed) {
+    if (committed != null) {
+      credits = committed;
+    }
   }
 
   /** A dispatch that a closed gate or an exhausted allowance turned away is not an attempt. */
@@ -298,6 +311,7 @@ final class OperationState {
         review,
         List.copyOf(rejectedResolutions),
         artifacts,
-        resolvable);
+        resolvable,
+        credits);
   }
 }
