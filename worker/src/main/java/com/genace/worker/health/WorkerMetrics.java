@@ -32,8 +32,10 @@ public final class WorkerMetrics {
   private final AtomicReference<Saturation.Reading> saturation = new AtomicReference<>();
   private final java.util.Map<String, Saturation.Backlog> backlogs =
       new java.util.concurrent.ConcurrentHashMap<>();
+  private final CreditLabels creditLabels;
 
   public WorkerMetrics(WorkerState state, WorkerConfig config) {
+    this.creditLabels = new CreditLabels(config.allowance().estimate());
     registry
         .config()
         .meterFilter(new MetricHelp())
@@ -170,7 +172,7 @@ public final class WorkerMetrics {
 
   /** Counts what this worker's activities did: POST outcomes, status polls, reviews. */
   public ActivityStats activityStats() {
-    return new ActivityMeters(registry);
+    return new ActivityMeters(registry, creditLabels);
   }
 
   /** Counts this worker's ledger statements by name and outcome, with their durations. */
