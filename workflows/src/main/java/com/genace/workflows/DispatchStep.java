@@ -106,6 +106,9 @@ final class DispatchStep {
         case ACCEPTED -> {
           operation.recordRemoteJob(dispatched.remoteJobId());
           operation.recordCredits(dispatched.credits());
+          if (dispatched.credits() != null && VersionMarkers.creditsAttribute()) {
+            operation.showCredits();
+          }
           return Step.OBSERVE;
         }
         case REFUSED -> {

@@ -36,6 +36,12 @@ final class OperationState {
   /** The credits committed with the acceptance, as the dispatch reported them; else null. */
   private Long credits;
 
+  /**
+   * Whether the next phase's upsert sets {@code GenaceCredits} (from {@link
+   * VersionMarkers#CREDITS_ATTRIBUTE}); a continued run has it among the attributes it came with.
+   */
+  private boolean showCredits;
+
   private ReviewCase review;
   private final Set<String> jobIdsSeen = new LinkedHashSet<>();
   private final List<String> rejectedResolutions = new ArrayList<>();
@@ -135,6 +141,11 @@ final class OperationState {
     }
   }
 
+  /** From {@link VersionMarkers#CREDITS_ATTRIBUTE}: the next upsert carries the credits. */
+  void showCredits() {
+    showCredits = true;
+  }
+
   /** A dispatch that a closed gate or an exhausted allowance turned away is not an attempt. */
   void countDispatchAttempt() {
     dispatchAttempts++;
@@ -198,6 +209,9 @@ final class OperationState {
     addIfChanged(updates, GenerationSearchAttributes.NEEDS_REVIEW, next == Phase.IN_REVIEW);
     if (remoteJobId != null) {
       addIfChanged(updates, GenerationSearchAttributes.REMOTE_JOB_ID, remoteJobId);
+    }
+    if (showCredits && credits != null) {
+      addIfChanged(updates, GenerationSearchAttributes.CREDITS, credits);
     }
     if (!updates.isEmpty()) {
       Workflow.upsertTypedSearchAttributes(updates.toArray(new SearchAttributeUpdate<?>[0]));
