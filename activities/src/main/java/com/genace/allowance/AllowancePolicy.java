@@ -1,5 +1,6 @@
 package com.genace.allowance;
 
+import com.genace.ledger.CreditEstimate;
 import java.time.Duration;
 import java.util.Map;
 
@@ -46,7 +47,12 @@ public record AllowancePolicy(
   }
 
   public long costOf(String model) {
-    return modelCosts.getOrDefault(model, defaultCost);
+    return estimate().costOf(model);
+  }
+
+  /** The costs alone: what the ledger records as an accepted operation's credits. */
+  public CreditEstimate estimate() {
+    return new CreditEstimate(modelCosts, defaultCost);
   }
 
   /**

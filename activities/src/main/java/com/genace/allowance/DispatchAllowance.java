@@ -28,8 +28,32 @@ import javax.sql.DataSource;
  */
 public final class DispatchAllowance implements SpendingAllowance {
 
-  /** Current use, for the status document. */
-  public record Usage(long creditsInWindow, long inFlight, AllowancePolicy policy) {}
+  /**
+   * Current use, for the status document and the metrics. {@code accountsInWindow}: when accounts
+   * have a limit, the credits of the {@value #ACCOUNTS_SHOWN} accounts that used most in their
+   * current window (all share one limit, so they are the nearest to it), most first; else empty.
+   */
+  public record Usage(
+      long creditsInWindow,
+      long inFlight,
+      AllowancePolicy policy,
+      java.util.Map<String, Long> accountsInWindow) {
+
+    public Usage(long creditsInWindow, long inFlight, AllowancePolicy policy) {
+      this(creditsInWindow, inFlight, policy, java.util.Map.of());
+    }
+
+    public Usage {
+      accountsInWindow =
+          java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(accountsInWindow));
+    }
+  }
+
+  /**
+   * How many accounts' use is reported: a bounded label set for the metric, and the ones an alert
+   * needs (the nearest to the shared per-account limit).
+   */
+  public static final int ACCOUNTS_SHOWN = 20;
 
   private final Sql sql;
   private final AllowancePolicy policy;
@@ -270,17 +294,44 @@ public final class DispatchAllowance implements SpendingAllowance {
           FROM args a
           """);
 
+  /**
+   * The accounts that used most in their current window, most first: one counter row per account,
+   * so the table is as small as the number of accounts, never the history.
+   */
+  static final SqlStatement ACCOUNTS_USAGE =
+      SqlStatement.of(
+          "accounts_usage",
+          """
+          SELECT substr(c.scope, length('account:') + 1) AS account, c.credits
+          FROM app_allowance_counters c
+          WHERE c.scope LIKE 'account:%' AND c.window_start > clock_timestamp() - ?::interval
+          ORDER BY c.credits DESC, c.scope LIMIT ?
+          """);
+
   /** Current use; an unlimited allowance keeps no books, so it reports none. */
   public Usage usage() {
     if (unlimited()) {
       return new Usage(0, 0, policy);
     }
-    return sql.queryExactlyOne(
-        USAGE,
-        p ->
-            p.interval(policy.window()) // counters.window_start + window
-                .bool(fleetLimited), // counters.scope = '*'
-        rs -> new Usage(rs.getLong("credits"), rs.getLong("in_flight"), policy));
+    Usage fleet =
+        sql.queryExactlyOne(
+            USAGE,
+            p ->
+                p.interval(policy.window()) // counters.window_start + window
+                    .bool(fleetLimited), // counters.scope = '*'
+            rs -> new Usage(rs.getLong("credits"), rs.getLong("in_flight"), policy));
+    if (policy.accountCredits() >= Long.MAX_VALUE) {
+      return fleet;
+    }
+    java.util.Map<String, Long> accounts = new java.util.LinkedHashMap<>();
+    sql.query(
+            ACCOUNTS_USAGE,
+            p ->
+                p.interval(policy.window()) // counters.window_start + window
+                    .integer(ACCOUNTS_SHOWN), // limit
+            rs -> java.util.Map.entry(rs.getString("account"), rs.getLong("credits")))
+        .forEach(e -> accounts.put(e.getKey(), e.getValue()));
+    return new Usage(fleet.creditsInWindow(), fleet.inFlight(), policy, accounts);
   }
 
   /** How long to wait before asking again after a refusal. */

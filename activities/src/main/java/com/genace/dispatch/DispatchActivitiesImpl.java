@@ -185,6 +185,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     long claimStarted = nanoTime.getAsLong();
     Lease lease = null;
     CreateRequest request;
+    String account;
     try {
       ClaimResult claim =
           submitAtOnce
@@ -198,6 +199,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
       }
       ClaimResult.Acquired acquired = (ClaimResult.Acquired) claim;
       lease = acquired.lease();
+      account = acquired.account();
       request =
           new CreateRequest(
               acquired.model(), parseInput(acquired.requestJson().orElseThrow()), operationId);
@@ -254,6 +256,12 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
       DispatchResult result;
       try {
         result = recorder.record(lease, outcome);
+        if (result.outcome() == DispatchOutcome.ACCEPTED) {
+          // What the ledger committed with the acceptance: the same estimate of the same model.
+          long credits = ledger.creditEstimate().costOf(request.model());
+          stats.creditsCommitted(account, request.model(), credits);
+          result = result.withCredits(credits);
+        }
       } catch (RuntimeException e) {
         String evidence = outcome instanceof CreateOutcome.Accepted a ? a.remoteJobId() : null;
         result =

@@ -48,26 +48,35 @@ final class DispatchWrites {
   /**
    * submitting → observing: Genace accepted the POST as {@code remote_job_id}. The operation goes
    * on the poll schedule at once ({@link PollSchedule#UNCLAIMED_FIRST_POLL}), so that it is
-   * observed whether or not Temporal starts the activity that waits for it soon.
+   * observed whether or not Temporal starts the activity that waits for it soon. The render's
+   * estimated credits are committed with it ({@link CreditEstimate}, V18).
    */
   static final SqlStatement RECORD_ACCEPTED =
       FencedWrite.named("record_accepted")
           .action(NextAction.DISPATCH)
-          .args("details jsonb", "remote_job_id text", "first_poll_in interval")
+          .args(
+              "details jsonb",
+              "remote_job_id text",
+              "first_poll_in interval",
+              "costs jsonb",
+              "default_cost bigint")
           .set(
               """
               phase = 'observing', next_action = 'observe', remote_job_id = a.remote_job_id,
+              credits = %s, credits_committed_at = clock_timestamp(),
               dispatch_outcome = 'accepted', dispatch_detail = NULL,
               lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp(),
               poll_due_at = clock_timestamp() + a.first_poll_in, poll_count = 0,
               observer_workflow_id = NULL, observer_run_id = NULL,
               observer_activity_id = NULL, observer_traceparent = NULL
-              """)
+              """
+                  .formatted(CreditEstimate.SQL_COST))
           .permittedWhen("o.phase = 'submitting'")
           .event("accepted")
           .toStatement();
 
-  FenceOutcome recordAccepted(Lease lease, String details, String remoteJobId) {
+  FenceOutcome recordAccepted(
+      Lease lease, String details, String remoteJobId, CreditEstimate estimate) {
     return sql.queryExactlyOne(
         RECORD_ACCEPTED,
         p ->
@@ -76,7 +85,9 @@ final class DispatchWrites {
                 .bigint(lease.revision()) // revision
                 .json(details) // transitions.details
                 .text(remoteJobId) // remote_job_id
-                .interval(PollSchedule.UNCLAIMED_FIRST_POLL), // poll_due_at - clock_timestamp()
+                .interval(PollSchedule.UNCLAIMED_FIRST_POLL) // poll_due_at - clock_timestamp()
+                .json(estimate.json()) // credits, by the row's model
+                .bigint(estimate.defaultCost()), // credits of a model not listed
         FenceOutcome::read);
   }
 

@@ -238,7 +238,9 @@ final class OperationRecords {
         Sql.instant(rs, "cancel_requested_at"),
         Sql.text(rs, "cancel_requested_by"),
         Sql.text(rs, "cancel_reason"),
-        Optional.ofNullable((Boolean) rs.getObject("cancel_deliver_rendering")));
+        Optional.ofNullable((Boolean) rs.getObject("cancel_deliver_rendering")),
+        Optional.ofNullable((Long) rs.getObject("credits")),
+        Sql.instant(rs, "credits_committed_at"));
   }
 
   static TransitionRow transition(ResultSet rs) throws SQLException {

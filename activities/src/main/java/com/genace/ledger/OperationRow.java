@@ -13,7 +13,8 @@ import java.util.Optional;
  * every phase change (the column is nullable: see {@link #inPhaseSince}); {@code tooLongReportedAt}
  * when the ERROR line said it waits there too long; {@code deliveryFailure} the last failed
  * delivery attempt's reason, at {@code deliveryFailedAt}; {@code cancelRequested*} the cancel
- * request accepted for it ({@link #cancelRequest}).
+ * request accepted for it ({@link #cancelRequest}); {@code credits} the estimated credits of its
+ * render, committed at {@code creditsCommittedAt} with its acceptance (V18).
  */
 public record OperationRow(
     String operationId,
@@ -50,7 +51,9 @@ public record OperationRow(
     Optional<Instant> cancelRequestedAt,
     Optional<String> cancelRequestedBy,
     Optional<String> cancelReason,
-    Optional<Boolean> cancelDeliverRendering) {
+    Optional<Boolean> cancelDeliverRendering,
+    Optional<Long> credits,
+    Optional<Instant> creditsCommittedAt) {
 
   /**
    * The cancel request the ledger holds (V17), if one was accepted: who asked, why, and whether a

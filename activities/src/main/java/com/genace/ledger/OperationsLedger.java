@@ -62,6 +62,8 @@ public final class OperationsLedger {
   private final ReviewEvidenceRecords evidence;
   private final WaitingTooLong waitingTooLong;
   private final LedgerRetention retention;
+  private final CreditEstimate credits;
+  private final SpendReport spend;
 
   public OperationsLedger(DataSource dataSource) {
     this(dataSource, DEFAULT_LEASE_DURATION);
@@ -72,12 +74,22 @@ public final class OperationsLedger {
   }
 
   public OperationsLedger(Sql sql, Duration leaseDuration, LedgerStats stats) {
+    this(sql, leaseDuration, stats, CreditEstimate.DEFAULT);
+  }
+
+  /**
+   * @param credits the estimated credits of a render by model, recorded with each acceptance
+   */
+  public OperationsLedger(
+      Sql sql, Duration leaseDuration, LedgerStats stats, CreditEstimate credits) {
     if (leaseDuration == null || leaseDuration.isNegative() || leaseDuration.isZero()) {
       throw new IllegalArgumentException("lease duration must be positive");
     }
     Sql ledgerSql = sql.as("ledger", LedgerException::of);
     this.leaseDuration = leaseDuration;
     this.stats = stats;
+    this.credits = java.util.Objects.requireNonNull(credits, "credits");
+    this.spend = new SpendReport(ledgerSql);
     this.records = new OperationRecords(ledgerSql);
     this.claims = new Claims(ledgerSql);
     this.leases = new LeaseWrites(ledgerSql);
@@ -103,6 +115,16 @@ public final class OperationsLedger {
    */
   public PollSchedule polls() {
     return polls;
+  }
+
+  /** The estimated credits of a render by model, as this ledger commits them. */
+  public CreditEstimate creditEstimate() {
+    return credits;
+  }
+
+  /** What was spent: committed credits by index, and what POSTs of unknown outcome may have. */
+  public SpendReport spend() {
+    return spend;
   }
 
   /** Deletes ended operations older than a window, in bounded passes. */
@@ -311,7 +333,7 @@ public final class OperationsLedger {
     Identifiers.requireRemoteJobId(remoteJobId);
     LogFields.remoteJob(remoteJobId);
     String details = details().put("remote_job_id", remoteJobId).toString();
-    return finish("accepted", lease, dispatch.recordAccepted(lease, details, remoteJobId));
+    return finish("accepted", lease, dispatch.recordAccepted(lease, details, remoteJobId, credits));
   }
 
   /**
@@ -370,7 +392,7 @@ public final class OperationsLedger {
     return finish(
         "review_resolved",
         lease,
-        reviews.resolveReview(lease, details, decision.wire(), jobId, resolvedBy, note));
+        reviews.resolveReview(lease, details, decision.wire(), jobId, resolvedBy, note, credits));
   }
 
   /**

@@ -55,7 +55,8 @@ final class ReviewWrites {
    * in_review → observing (the operator found the remote job), pending (nothing was submitted:
    * dispatch again) or abandoned; under a reconcile lease. The stored snapshot is cleared so that
    * observation starts afresh, and a found job goes on the poll schedule as an accepted POST's
-   * does.
+   * does. A found job is an acceptance: its estimated credits are committed ({@link
+   * CreditEstimate}, V18) unless the operation's were already (a review opened while observing).
    */
   static final SqlStatement RESOLVE_REVIEW =
       FencedWrite.named("resolve_review")
@@ -66,7 +67,9 @@ final class ReviewWrites {
               "remote_job_id text",
               "resolved_by text",
               "note text",
-              "first_poll_in interval")
+              "first_poll_in interval",
+              "costs jsonb",
+              "default_cost bigint")
           .set(
               """
               phase = CASE a.decision WHEN 'found_remote_job' THEN 'observing'
@@ -77,6 +80,12 @@ final class ReviewWrites {
                                             ELSE 'none' END,
               remote_job_id = CASE WHEN a.decision = 'found_remote_job' THEN a.remote_job_id
                                    ELSE o.remote_job_id END,
+              credits = CASE WHEN a.decision = 'found_remote_job'
+                                  AND o.credits_committed_at IS NULL THEN %s
+                             ELSE o.credits END,
+              credits_committed_at = CASE WHEN a.decision = 'found_remote_job'
+                                          THEN coalesce(o.credits_committed_at, clock_timestamp())
+                                          ELSE o.credits_committed_at END,
               remote_status = NULL, remote_status_rank = NULL, remote_snapshot = NULL,
               review_resolution = a.decision, review_resolved_by = a.resolved_by,
               review_resolved_at = clock_timestamp(), review_note = a.note,
@@ -87,7 +96,8 @@ final class ReviewWrites {
               poll_count = 0, observer_workflow_id = NULL, observer_run_id = NULL,
               observer_activity_id = NULL, observer_traceparent = NULL,
               lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp()
-              """)
+              """
+                  .formatted(CreditEstimate.SQL_COST))
           .permittedWhen("o.phase = 'in_review'")
           .event("review_resolved")
           .toStatement();
@@ -98,7 +108,8 @@ final class ReviewWrites {
       String decision,
       String remoteJobId,
       String resolvedBy,
-      String note) {
+      String note,
+      CreditEstimate estimate) {
     return sql.queryExactlyOne(
         RESOLVE_REVIEW,
         p ->
@@ -110,7 +121,9 @@ final class ReviewWrites {
                 .text(remoteJobId) // remote_job_id (found_remote_job only)
                 .text(resolvedBy) // review_resolved_by
                 .text(note) // review_note, failure_reason (abandon)
-                .interval(PollSchedule.UNCLAIMED_FIRST_POLL), // poll_due_at (found_remote_job)
+                .interval(PollSchedule.UNCLAIMED_FIRST_POLL) // poll_due_at (found_remote_job)
+                .json(estimate.json()) // credits (found_remote_job), by the row's model
+                .bigint(estimate.defaultCost()), // credits of a model not listed
         FenceOutcome::read);
   }
 }

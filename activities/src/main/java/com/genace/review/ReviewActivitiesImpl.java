@@ -109,6 +109,11 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
                         resolution.problem().orElse("invalid resolution"), INVALID_RESOLUTION));
     ClaimResult claim = ledger.claim(operationId, owner, NextAction.RECONCILE);
     if (claim instanceof ClaimResult.Acquired acquired) {
+      // A found job commits credits unless the operation's were committed already (a review
+      // opened while observing): read under the lease, before the resolution writes them.
+      boolean commitsCredits =
+          decision == ReviewDecision.FOUND_REMOTE_JOB
+              && ledger.get(operationId).creditsCommittedAt().isEmpty();
       WriteResult written;
       try {
         written =
@@ -129,6 +134,10 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
             RESOLUTION_NOT_RECORDED);
       }
       stats.reviewResolved(resolvedBy(resolution));
+      if (commitsCredits) {
+        stats.creditsCommitted(
+            acquired.account(), acquired.model(), ledger.creditEstimate().costOf(acquired.model()));
+      }
       return;
     }
     OperationRow row = ((ClaimResult.NotAcquired) claim).current();

@@ -60,4 +60,10 @@ public interface ActivityStats {
 
   /** A review's resolution was recorded. */
   default void reviewResolved(Resolver by) {}
+
+  /**
+   * The ledger committed {@code credits} (the estimate of {@code model}) with the acceptance of an
+   * operation of {@code account}: a POST Genace accepted, or a job a review found.
+   */
+  default void creditsCommitted(String account, String model, long credits) {}
 }

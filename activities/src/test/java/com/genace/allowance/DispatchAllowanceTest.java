@@ -60,6 +60,26 @@ class DispatchAllowanceTest {
   }
 
   @Test
+  void the_usage_names_the_accounts_that_used_most_only_while_accounts_are_limited(DataSource db) {
+    DispatchAllowance accounts = new DispatchAllowance(db, policy(100, 50, 100, 100));
+    create(db, "op-a1", "acme");
+    create(db, "op-a2", "acme");
+    create(db, "op-b1", "globex");
+    accounts.reserve("op-a1", "acme", "video-v1");
+    accounts.reserve("op-a2", "acme", "image-v1");
+    accounts.reserve("op-b1", "globex", "image-v1");
+
+    assertThat(accounts.usage().accountsInWindow())
+        .containsExactly(Map.entry("acme", 6L), Map.entry("globex", 1L));
+    assertThat(
+            new DispatchAllowance(db, policy(100, Long.MAX_VALUE, 100, 100))
+                .usage()
+                .accountsInWindow())
+        .as("no account limit: nothing to alert on")
+        .isEmpty();
+  }
+
+  @Test
   void released_reservations_give_their_credits_back_and_spent_ones_do_not(DataSource db) {
     DispatchAllowance allowance = new DispatchAllowance(db, policy(1, 100, 100, 100));
     create(db, "op-1", "acme");

@@ -405,4 +405,44 @@ class ScanFreeStatementsTest {
     assertNoSeqScanOfBigTables(plan);
     assertThat(String.join("\n", plan)).contains("app_generation_operations_account_idx");
   }
+
+  @Test
+  void the_spend_reads_the_window_of_committed_credits_and_the_open_reviews_alone() {
+    // Months of committed credits behind the window, a little of them in it.
+    QueryPlans.execute(
+        db,
+        "UPDATE app_generation_operations SET credits = 2, credits_committed_at = clock_timestamp()"
+            + " - interval '1 day' - (random() * interval '90 days') WHERE operation_id LIKE"
+            + " 'done-%'",
+        "UPDATE app_generation_operations SET credits = 2, credits_committed_at = clock_timestamp()"
+            + " WHERE operation_id LIKE 'live-%'",
+        "UPDATE app_generation_operations SET dispatch_outcome = 'unknown', submitting_since ="
+            + " clock_timestamp() WHERE operation_id LIKE 'review-%'",
+        "ANALYZE app_generation_operations");
+    for (String grouping : List.of("account", "model", "day")) {
+      List<String> committed =
+          QueryPlans.explain(
+              db,
+              SpendReport.COMMITTED.sql(),
+              s -> {
+                s.setString(1, grouping);
+                s.setString(2, "24 hours");
+              });
+      assertNoSeqScanOfBigTables(committed);
+      assertThat(String.join("\n", committed))
+          .contains("app_generation_operations_credits_committed_idx");
+      List<String> possibly =
+          QueryPlans.explain(
+              db,
+              SpendReport.POSSIBLY_SPENT.sql(),
+              s -> {
+                s.setString(1, grouping);
+                s.setString(2, "24 hours");
+                s.setString(3, "{\"image-v1\": 2}");
+                s.setLong(4, 1);
+              });
+      assertNoSeqScanOfBigTables(possibly);
+      assertThat(String.join("\n", possibly)).contains("app_generation_operations_unfinished_idx");
+    }
+  }
 }

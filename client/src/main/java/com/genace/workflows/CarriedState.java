@@ -30,6 +30,8 @@ import java.util.List;
  *     clock), so that the reminders keep their cadence across runs; 0 when not waiting in review
  * @param refusalsInAll how many resolutions were refused over all runs ({@code refusals} lists the
  *     latest)
+ * @param credits the estimated credits committed with the acceptance, or null (not accepted, or
+ *     carried by an earlier version)
  */
 public record CarriedState(
     Step step,
@@ -44,7 +46,8 @@ public record CarriedState(
     int runs,
     CancelRequest cancel,
     long nextReminderAtMillis,
-    int refusalsInAll) {
+    int refusalsInAll,
+    Long credits) {
 
   /** How many refused resolutions a continued run keeps listing. */
   public static final int REFUSALS_CARRIED = 20;

@@ -15,5 +15,13 @@ public final class GenerationSearchAttributes {
   public static final SearchAttributeKey<Boolean> NEEDS_REVIEW =
       SearchAttributeKey.forBoolean("GenaceNeedsReview");
 
+  /**
+   * The estimated credits committed with Genace's acceptance of the POST (Int), so that a list of
+   * operations in the Web UI can be summed; set with the {@code observing} phase, from {@link
+   * com.genace.workflows.OperationView#credits}'s value. Absent on runs started before it.
+   */
+  public static final SearchAttributeKey<Long> CREDITS =
+      SearchAttributeKey.forLong("GenaceCredits");
+
   private GenerationSearchAttributes() {}
 }

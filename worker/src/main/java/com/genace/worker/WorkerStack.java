@@ -122,7 +122,9 @@ final class WorkerStack implements AutoCloseable {
               Database::close);
       // One runner for every statement: spans, timeouts, and the statement counts in the metrics.
       Sql sql = new Sql(database.dataSource(), openTelemetry, metrics.statementStats());
-      this.ledger = new OperationsLedger(sql, config.leaseDuration(), metrics.ledgerStats());
+      this.ledger =
+          new OperationsLedger(
+              sql, config.leaseDuration(), metrics.ledgerStats(), config.allowance().estimate());
       this.controls = new WorkerControls(sql);
       this.fleet = new FleetConfiguration(sql);
       this.statistics =

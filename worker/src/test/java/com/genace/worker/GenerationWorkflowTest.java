@@ -8,6 +8,8 @@ import com.genace.ledger.OperationRow;
 import com.genace.model.Phase;
 import com.genace.testing.DatabaseExtension;
 import com.genace.worker.support.GenerationHarness;
+import com.genace.workflows.GenerationSearchAttributes;
+import com.genace.workflows.GenerationWorkflow;
 import com.genace.workflows.OperationResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +44,8 @@ class GenerationWorkflowTest {
     OperationResult result = harness.client.awaitResult("op-happy", Duration.ofMinutes(1));
 
     assertThat(result.phase()).isEqualTo(Phase.DELIVERED);
-    harness.replayAndRecord("op-happy", "delivered");
+    // delivered.json is the same path before the credits-attribute marker.
+    harness.replayAndRecord("op-happy", "delivered-with-credits");
     OperationRow row = harness.row("op-happy");
     assertThat(row.phase()).isEqualTo(Phase.DELIVERED);
     assertThat(row.remoteJobId()).contains(result.remoteJobId());
@@ -54,6 +57,21 @@ class GenerationWorkflowTest {
     assertThat(harness.ledger.history("op-happy"))
         .extracting(t -> t.toPhase().orElse(""))
         .contains("submitting", "observing", "delivering", "delivered");
+    // The estimate committed with the acceptance (no GENACE_MODEL_COSTS: 1 a render), in the
+    // ledger and in describe.
+    assertThat(row.credits()).contains(1L);
+    assertThat(row.creditsCommittedAt()).isPresent();
+    assertThat(harness.client.describe("op-happy").credits()).isEqualTo(1L);
+    assertThat(
+            harness
+                .temporal
+                .getWorkflowClient()
+                .newUntypedWorkflowStub(GenerationWorkflow.workflowId("op-happy"))
+                .describe()
+                .getTypedSearchAttributes()
+                .get(GenerationSearchAttributes.CREDITS))
+        .as("the Web UI's GenaceCredits")
+        .isEqualTo(1L);
   }
 
   @Test

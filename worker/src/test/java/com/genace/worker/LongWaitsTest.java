@@ -220,6 +220,9 @@ class LongWaitsTest {
           harness.client.awaitResult("op-observed-flood", Duration.ofMinutes(2));
 
       assertThat(result.phase()).isEqualTo(Phase.DELIVERED);
+      assertThat(harness.client.describe("op-observed-flood").credits())
+          .as("the credits of the acceptance, carried across continue-as-new")
+          .isEqualTo(1L);
       assertThat(harness.postsFor("op-observed-flood")).isEqualTo(1);
       List<WorkflowExecutionHistory> runs = harness.runs("op-observed-flood");
       assertRunsShort(runs, LONGEST_RUN);

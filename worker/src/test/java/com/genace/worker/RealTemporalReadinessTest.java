@@ -124,11 +124,11 @@ class RealTemporalReadinessTest {
                 + " on "
                 + address
                 + " lacks the search attributes GenacePhase, GenaceRemoteJobId,"
-                + " GenaceNeedsReview; create them with: temporal operator search-attribute create"
-                + " --namespace "
+                + " GenaceNeedsReview, GenaceCredits; create them with: temporal operator"
+                + " search-attribute create --namespace "
                 + namespace
                 + " --name GenacePhase --type Keyword --name GenaceRemoteJobId --type Keyword"
-                + " --name GenaceNeedsReview --type Bool");
+                + " --name GenaceNeedsReview --type Bool --name GenaceCredits --type Int");
   }
 
   @Test

@@ -56,6 +56,7 @@ class UncertaintyReviewTest {
     OperationRow row = harness.row("op-lost");
     assertThat(row.reviewReason()).contains("post_outcome_unknown");
     assertThat(row.dispatchOutcome()).contains("unknown");
+    assertThat(row.credits()).as("possibly spent, nothing committed yet").isEmpty();
 
     // The operator looks the job up on Genace's side and tells the workflow.
     String found = harness.simulator.jobsForOperation("op-lost").get(0);
@@ -71,6 +72,7 @@ class UncertaintyReviewTest {
     assertThat(result.remoteJobId()).isEqualTo(found);
     assertThat(harness.postsFor("op-lost")).isEqualTo(1);
     assertThat(harness.row("op-lost").reviewResolvedBy()).contains("alice");
+    assertThat(harness.row("op-lost").credits()).as("the found job commits them").contains(1L);
   }
 
   @Test

@@ -214,7 +214,10 @@ class WorkerProcessTest {
     assertThat(simulator.stats().postsFor("op-paused")).isEqualTo(1);
     assertThat(get("/metrics", null).body())
         .contains("genace_post_outcomes_total{outcome=\"accepted\",} 1.0")
-        .contains("genace_polls_total{result=\"succeeded\",} 1.0");
+        .contains("genace_polls_total{result=\"succeeded\",} 1.0")
+        // No GENACE_MODEL_COSTS: 1 credit a render, its model counted as other.
+        .contains("genace_credits_committed_total{account=\"default\",model=\"other\",} 1.0");
+    assertThat(ledger.get("op-paused").credits()).contains(1L);
   }
 
   @Test

@@ -105,6 +105,10 @@ final class DispatchStep {
       switch (dispatched.outcome()) {
         case ACCEPTED -> {
           operation.recordRemoteJob(dispatched.remoteJobId());
+          operation.recordCredits(dispatched.credits());
+          if (dispatched.credits() != null && VersionMarkers.creditsAttribute()) {
+            operation.showCredits();
+          }
           return Step.OBSERVE;
         }
         case REFUSED -> {

@@ -32,6 +32,16 @@ final class OperationState {
   private String remoteJobId;
   private RemoteStatus lastRemoteStatus;
   private int dispatchAttempts;
+
+  /** The credits committed with the acceptance, as the dispatch reported them; else null. */
+  private Long credits;
+
+  /**
+   * Whether the next phase's upsert sets {@code GenaceCredits} (from {@link
+   * VersionMarkers#CREDITS_ATTRIBUTE}); a continued run has it among the attributes it came with.
+   */
+  private boolean showCredits;
+
   private ReviewCase review;
   private final Set<String> jobIdsSeen = new LinkedHashSet<>();
   private final List<String> rejectedResolutions = new ArrayList<>();
@@ -61,6 +71,7 @@ final class OperationState {
    */
   void resume(CarriedState carried) {
     dispatchAttempts = carried.dispatchAttempts();
+    credits = carried.credits();
     remoteJobId = carried.remoteJobId();
     review = carried.review();
     jobIdsSeen.addAll(carried.jobIdsSeen());
@@ -103,7 +114,8 @@ final class OperationState {
         runs,
         cancel,
         nextReminderAtMillis,
-        refusalsInAll);
+        refusalsInAll,
+        credits);
   }
 
   String operationId() {
@@ -120,6 +132,18 @@ final class OperationState {
 
   void recordRemoteJob(String id) {
     remoteJobId = id;
+  }
+
+  /** Null (a result recorded before dispatches reported credits) leaves what is known. */
+  void recordCredits(Long committed) {
+    if (committed != null) {
+      credits = committed;
+    }
+  }
+
+  /** From {@link VersionMarkers#CREDITS_ATTRIBUTE}: the next upsert carries the credits. */
+  void showCredits() {
+    showCredits = true;
   }
 
   /** A dispatch that a closed gate or an exhausted allowance turned away is not an attempt. */
@@ -185,6 +209,9 @@ final class OperationState {
     addIfChanged(updates, GenerationSearchAttributes.NEEDS_REVIEW, next == Phase.IN_REVIEW);
     if (remoteJobId != null) {
       addIfChanged(updates, GenerationSearchAttributes.REMOTE_JOB_ID, remoteJobId);
+    }
+    if (showCredits && credits != null) {
+      addIfChanged(updates, GenerationSearchAttributes.CREDITS, credits);
     }
     if (!updates.isEmpty()) {
       Workflow.upsertTypedSearchAttributes(updates.toArray(new SearchAttributeUpdate<?>[0]));
@@ -298,6 +325,7 @@ final class OperationState {
         review,
         List.copyOf(rejectedResolutions),
         artifacts,
-        resolvable);
+        resolvable,
+        credits);
   }
 }

@@ -57,7 +57,21 @@ final class VersionMarkers {
    */
   static final String BOUNDED_ACTIVITY_WAITS = "bounded-activity-waits";
 
+  /**
+   * Version 1: Genace's acceptance of the POST sets the search attribute {@code GenaceCredits} (the
+   * estimated credits the ledger committed) in the same upsert as the {@code observing} phase; see
+   * {@link OperationState#showCredits}. {@link Workflow#DEFAULT_VERSION} (0.1.0, and runs whose
+   * dispatch reported no credits) upserts the phase and the remote job alone. Asked only when an
+   * accepted dispatch reports its credits, so that other histories carry no marker; saved history
+   * {@code delivered-with-credits.json}.
+   */
+  static final String CREDITS_ATTRIBUTE = "credits-attribute";
+
   private VersionMarkers() {}
+
+  static boolean creditsAttribute() {
+    return Workflow.getVersion(CREDITS_ATTRIBUTE, Workflow.DEFAULT_VERSION, 1) >= 1;
+  }
 
   /** Asks the change ids that are asked at the start of every run. */
   static void askAll() {

@@ -94,6 +94,7 @@ class GenerationWorkflowReplayTest {
             "continued-review-flood-found-remote-job-first-run.json.gz",
             "continued-review-flood-found-remote-job-last-run.json.gz",
             "delivered.json",
+            "delivered-with-credits.json",
             "dispatch-timeout-nothing-sent-then-delivered.json",
             "dispatch-timeout-review.json",
             "first-dispatch-not-started-then-delivered.json",

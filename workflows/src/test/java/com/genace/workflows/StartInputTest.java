@@ -54,6 +54,8 @@ class StartInputTest {
     env.registerSearchAttribute(
         GenerationSearchAttributes.NEEDS_REVIEW.getName(),
         IndexedValueType.INDEXED_VALUE_TYPE_BOOL);
+    env.registerSearchAttribute(
+        GenerationSearchAttributes.CREDITS.getName(), IndexedValueType.INDEXED_VALUE_TYPE_INT);
     Worker worker = env.newWorker(TaskQueues.OPERATIONS);
     worker.registerWorkflowImplementationTypes(GenerationWorkflowImpl.class);
     worker.registerActivitiesImplementations(registration);

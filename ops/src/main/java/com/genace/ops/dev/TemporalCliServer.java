@@ -142,6 +142,7 @@ final class TemporalCliServer implements AutoCloseable {
     return switch (indexedValueType) {
       case "INDEXED_VALUE_TYPE_KEYWORD" -> "Keyword";
       case "INDEXED_VALUE_TYPE_BOOL" -> "Bool";
+      case "INDEXED_VALUE_TYPE_INT" -> "Int";
       default -> throw new IllegalArgumentException("no CLI name for " + indexedValueType);
     };
   }

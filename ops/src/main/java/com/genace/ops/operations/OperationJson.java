@@ -45,6 +45,9 @@ final class OperationJson {
     dispatch.put("submitting_since", text(row.submittingSince()));
     dispatch.put("outcome", row.dispatchOutcome().orElse(null));
     dispatch.put("detail", row.dispatchDetail().orElse(null));
+    ObjectNode credits = json.putObject("credits");
+    credits.put("estimated", row.credits().orElse(null));
+    credits.put("committed_at", text(row.creditsCommittedAt()));
     ObjectNode remote = json.putObject("remote");
     remote.put("status", row.remoteStatus().map(s -> s.wire()).orElse(null));
     remote.put("observed_at", text(row.remoteObservedAt()));

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     description =
         "Inspect operations, resolve reviews, cancel operations, pause and resume dispatch, set the fleet's"
-            + " configuration version.",
+            + " configuration version, report what was spent.",
     subcommands = {
       ListCommand.class,
       ShowCommand.class,
@@ -17,7 +17,8 @@ import picocli.CommandLine.Command;
       CancelCommand.class,
       DispatchPauseCommands.Pause.class,
       DispatchPauseCommands.Resume.class,
-      ConfigVersionCommand.class
+      ConfigVersionCommand.class,
+      SpendCommand.class
     })
 public final class OpsCommand implements Runnable {
 

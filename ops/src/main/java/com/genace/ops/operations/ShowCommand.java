@@ -146,6 +146,7 @@ final class ShowCommand implements Runnable {
             + row.dispatchOutcome().map(o -> "; last outcome " + o).orElse("")
             + row.dispatchDetail().map(d -> " (" + d + ")").orElse("")
             + row.submittingSince().map(t -> "; submitting since " + time(t)).orElse(""));
+    field(out, "credits", credits(row));
     field(
         out,
         "snapshot",
@@ -258,6 +259,24 @@ final class ShowCommand implements Runnable {
       text.append(" ...)");
     }
     return text.toString();
+  }
+
+  /**
+   * The estimated credits committed with the acceptance (V18), or, for a POST of unknown outcome in
+   * review, that it may have spent (as {@code ops spend} counts it).
+   */
+  static String credits(OperationRow row) {
+    if (row.creditsCommittedAt().isPresent()) {
+      return row.credits().map(c -> c + " (estimated)").orElse("?")
+          + ", committed "
+          + time(row.creditsCommittedAt().get())
+          + " with the acceptance";
+    }
+    if (row.phase() == com.genace.model.Phase.IN_REVIEW
+        && row.dispatchOutcome().filter("unknown"::equals).isPresent()) {
+      return "possibly spent: the POST's outcome is unknown (see ops spend)";
+    }
+    return "none committed";
   }
 
   private static void field(PrintWriter out, String name, String value) {

@@ -13,9 +13,28 @@ import java.util.Locale;
 final class ActivityMeters implements ActivityStats {
 
   private final MeterRegistry registry;
+  private final CreditLabels creditLabels;
 
+  /** With no model listed: every model's credits are counted as {@code other}. */
   ActivityMeters(MeterRegistry registry) {
+    this(registry, new CreditLabels(com.genace.ledger.CreditEstimate.DEFAULT));
+  }
+
+  ActivityMeters(MeterRegistry registry, CreditLabels creditLabels) {
     this.registry = registry;
+    this.creditLabels = creditLabels;
+  }
+
+  @Override
+  public void creditsCommitted(String account, String model, long credits) {
+    registry
+        .counter(
+            "genace_credits_committed",
+            "account",
+            creditLabels.account(account),
+            "model",
+            creditLabels.model(model))
+        .increment(credits);
   }
 
   @Override

@@ -34,6 +34,11 @@ final class MetricHelp implements MeterFilter {
               "1 while Genace refuses the account and dispatch is paused fleet-wide"),
           Map.entry("genace_polls", "status polls by this worker, by result"),
           Map.entry(
+              "genace_credits_committed",
+              "estimated credits (GENACE_MODEL_COSTS) this worker committed with the acceptances"
+                  + " it recorded, by account (the first 50, then other) and model (those"
+                  + " GENACE_MODEL_COSTS names, then other)"),
+          Map.entry(
               "genace_poll_loop_failures",
               "failed passes of this worker's poll loop, by stage (claim: the ledger's schedule"
                   + " unreadable; loop: anything else)"),

@@ -32,8 +32,13 @@ public final class WorkerMetrics {
   private final AtomicReference<Saturation.Reading> saturation = new AtomicReference<>();
   private final java.util.Map<String, Saturation.Backlog> backlogs =
       new java.util.concurrent.ConcurrentHashMap<>();
+  private final CreditLabels creditLabels;
+
+  /** One series per account among the top ones; rewritten at each read, so others drop out. */
+  private final io.micrometer.core.instrument.MultiGauge accountsUsed;
 
   public WorkerMetrics(WorkerState state, WorkerConfig config) {
+    this.creditLabels = new CreditLabels(config.allowance().estimate());
     registry
         .config()
         .meterFilter(new MetricHelp())
@@ -158,6 +163,21 @@ public final class WorkerMetrics {
             "the fleet's credits per allowance window (GENACE_ALLOWANCE_CREDITS); +Inf when"
                 + " unlimited")
         .register(registry);
+    Gauge.builder(
+            "genace_allowance_account_credits_limit",
+            () -> usage().map(u -> limit(u.policy().accountCredits())).orElse(Double.NaN))
+        .description(
+            "each account's credits per allowance window (GENACE_ALLOWANCE_ACCOUNT_CREDITS); +Inf"
+                + " when unlimited")
+        .register(registry);
+    this.accountsUsed =
+        io.micrometer.core.instrument.MultiGauge.builder("genace_allowance_account_credits_used")
+            .description(
+                "credits reserved or spent in their allowance window by the "
+                    + DispatchAllowance.ACCOUNTS_SHOWN
+                    + " accounts that used most (only while accounts have a limit), from the"
+                    + " ledger")
+            .register(registry);
     Gauge.builder("genace_config_version_current", () -> state.configVersionCurrent() ? 1 : 0)
         .description("1 while this worker's configuration version is the fleet's current one")
         .register(registry);
@@ -170,7 +190,7 @@ public final class WorkerMetrics {
 
   /** Counts what this worker's activities did: POST outcomes, status polls, reviews. */
   public ActivityStats activityStats() {
-    return new ActivityMeters(registry);
+    return new ActivityMeters(registry, creditLabels);
   }
 
   /** Counts this worker's ledger statements by name and outcome, with their durations. */
@@ -281,6 +301,14 @@ public final class WorkerMetrics {
   /** The allowance's use as last read (each readiness check). */
   public void allowanceUsage(DispatchAllowance.Usage usage) {
     allowance.set(usage);
+    accountsUsed.register(
+        usage.accountsInWindow().entrySet().stream()
+            .<io.micrometer.core.instrument.MultiGauge.Row<?>>map(
+                e ->
+                    io.micrometer.core.instrument.MultiGauge.Row.of(
+                        io.micrometer.core.instrument.Tags.of("account", e.getKey()), e.getValue()))
+            .toList(),
+        true);
   }
 
   public Optional<DispatchAllowance.Usage> allowanceUsage() {

@@ -108,6 +108,7 @@ public final class SearchAttributes {
     all.put(
         GenerationSearchAttributes.NEEDS_REVIEW.getName(),
         IndexedValueType.INDEXED_VALUE_TYPE_BOOL);
+    all.put(GenerationSearchAttributes.CREDITS.getName(), IndexedValueType.INDEXED_VALUE_TYPE_INT);
     return java.util.Collections.unmodifiableMap(all);
   }
 }

@@ -118,8 +118,23 @@ class AlertSignalsMetricsTest {
           .contains("genace_allowance_credits_used 80.0")
           .contains("genace_allowance_credits_limit 100.0");
 
+      metrics.allowanceUsage(
+          new DispatchAllowance.Usage(80, 2, limited, Map.of("shop", 45L, "studio", 30L)));
+      assertThat(metrics.scrape())
+          .contains("genace_allowance_account_credits_limit 50.0")
+          .contains("genace_allowance_account_credits_used{account=\"shop\",} 45.0")
+          .contains("genace_allowance_account_credits_used{account=\"studio\",} 30.0");
+      metrics.allowanceUsage(new DispatchAllowance.Usage(80, 2, limited, Map.of("studio", 31L)));
+      assertThat(metrics.scrape())
+          .as("an account no longer among the top ones drops out")
+          .doesNotContain("account=\"shop\"")
+          .contains("genace_allowance_account_credits_used{account=\"studio\",} 31.0");
+
       metrics.allowanceUsage(new DispatchAllowance.Usage(80, 2, AllowancePolicy.UNLIMITED));
-      assertThat(metrics.scrape()).contains("genace_allowance_credits_limit +Inf");
+      assertThat(metrics.scrape())
+          .contains("genace_allowance_credits_limit +Inf")
+          .contains("genace_allowance_account_credits_limit +Inf")
+          .doesNotContain("genace_allowance_account_credits_used{");
     } finally {
       metrics.close();
     }

@@ -112,6 +112,7 @@ class MetricsScrapeTest {
     activities.reviewOpened();
     activities.duplicateJobsFound();
     activities.reviewResolved(ActivityStats.Resolver.OPERATOR);
+    activities.creditsCommitted("shop", "image-v1", 2);
     metrics
         .registry()
         .counter("genace_activity_exceptions", "activity", "Deliver", "exception", "X")
@@ -139,6 +140,7 @@ class MetricsScrapeTest {
             "genace_reviews_opened_total",
             "genace_review_duplicates_total",
             "genace_review_resolutions_total",
+            "genace_credits_committed_total",
             "genace_activity_exceptions_total",
             "genace_ledger_transitions_total",
             "genace_lease_denials_total",
@@ -148,6 +150,37 @@ class MetricsScrapeTest {
         .containsKeys(
             WorkflowCounters.ALL.stream().map(name -> name + "_total").toArray(String[]::new));
     assertThat(help).allSatisfy((name, text) -> assertThat(text).as(name).isNotBlank());
+  }
+
+  @Test
+  void committed_credits_are_counted_on_bounded_labels() {
+    metrics =
+        new WorkerMetrics(
+            new WorkerState(Clock.systemUTC(), 1),
+            config(Map.of("GENACE_MODEL_COSTS", "image-v1=2,video-v1=40")));
+    ActivityStats activities = metrics.activityStats();
+    activities.creditsCommitted("shop", "image-v1", 2);
+    activities.creditsCommitted("shop", "image-v1", 2);
+    activities.creditsCommitted("shop", "video-v1", 40);
+    activities.creditsCommitted("shop", "someone-elses-model", 1);
+    // Each activity gets its own stats; the accounts kept are the process's.
+    for (int i = 0; i < CreditLabels.ACCOUNTS + 10; i++) {
+      metrics.activityStats().creditsCommitted("account-" + i, "image-v1", 2);
+    }
+
+    String scrape = metrics.scrape();
+    List<String> series =
+        scrape.lines().filter(line -> line.startsWith("genace_credits_committed_total{")).toList();
+    assertThat(series)
+        .contains(
+            "genace_credits_committed_total{account=\"shop\",model=\"image-v1\",} 4.0",
+            "genace_credits_committed_total{account=\"shop\",model=\"video-v1\",} 40.0",
+            "genace_credits_committed_total{account=\"shop\",model=\"other\",} 1.0",
+            // shop took one of the places: 49 more accounts, the other 11 share "other".
+            "genace_credits_committed_total{account=\"other\",model=\"image-v1\",} 22.0");
+    assertThat(series)
+        .as("at most %d accounts and other, per model", CreditLabels.ACCOUNTS)
+        .hasSize(3 + (CreditLabels.ACCOUNTS - 1) + 1);
   }
 
   private static com.genace.db.StatementStats.Outcome outcome() {

@@ -208,6 +208,8 @@ public final class GenerationHarness implements AutoCloseable {
     temporal.registerSearchAttribute(
         GenerationSearchAttributes.NEEDS_REVIEW.getName(),
         IndexedValueType.INDEXED_VALUE_TYPE_BOOL);
+    temporal.registerSearchAttribute(
+        GenerationSearchAttributes.CREDITS.getName(), IndexedValueType.INDEXED_VALUE_TYPE_INT);
   }
 
   public GenaceClient genaceClient(String apiKey) {

@@ -43,7 +43,8 @@ public final class RealTemporalServer implements AutoCloseable {
           GenerationSearchAttributes.REMOTE_JOB_ID.getName(),
               IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
           GenerationSearchAttributes.NEEDS_REVIEW.getName(),
-              IndexedValueType.INDEXED_VALUE_TYPE_BOOL);
+              IndexedValueType.INDEXED_VALUE_TYPE_BOOL,
+          GenerationSearchAttributes.CREDITS.getName(), IndexedValueType.INDEXED_VALUE_TYPE_INT);
 
   public final String address;
   public final GenaceSimulator simulator;
