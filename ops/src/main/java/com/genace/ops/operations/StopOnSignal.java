@@ -34,6 +34,11 @@ final class StopOnSignal implements AutoCloseable {
     return new StopOnSignal(Thread.currentThread());
   }
 
+  /** What runs on Ctrl-C (for the tests, which cannot send one to their own JVM). */
+  Thread hook() {
+    return hook;
+  }
+
   /** The summary is out: the process may end. */
   @Override
   public void close() {
