@@ -79,6 +79,16 @@ public final class Params {
     return this;
   }
 
+  /** An instant that may be absent: null is bound as SQL NULL, for a {@code ?::timestamptz}. */
+  public Params timestampOrNull(Instant value) throws SQLException {
+    if (value == null) {
+      statement.setNull(++index, Types.TIMESTAMP_WITH_TIMEZONE);
+    } else {
+      statement.setObject(++index, value.atOffset(ZoneOffset.UTC));
+    }
+    return this;
+  }
+
   /** An instant, for a {@code timestamptz} parameter. */
   public Params timestamp(Instant value) throws SQLException {
     statement.setObject(++index, value.atOffset(ZoneOffset.UTC));

@@ -64,6 +64,7 @@ public final class OperationsLedger {
   private final LedgerRetention retention;
   private final CreditEstimate credits;
   private final SpendReport spend;
+  private final OperationSelections selections;
 
   public OperationsLedger(DataSource dataSource) {
     this(dataSource, DEFAULT_LEASE_DURATION);
@@ -103,6 +104,7 @@ public final class OperationsLedger {
     this.evidence = new ReviewEvidenceRecords(ledgerSql);
     this.waitingTooLong = new WaitingTooLong(ledgerSql);
     this.retention = new LedgerRetention(ledgerSql);
+    this.selections = new OperationSelections(ledgerSql);
   }
 
   public Duration leaseDuration() {
@@ -193,6 +195,23 @@ public final class OperationsLedger {
       throw new IllegalArgumentException("phase " + phase.wire() + " is terminal");
     }
     return records.countUnfinished(phase);
+  }
+
+  /**
+   * Up to {@code limit} operations of a bulk command's selection, oldest first, past {@code after}
+   * (the last row of the previous page; empty for the first): a range of the unfinished index.
+   */
+  public List<OperationRow> selectPage(
+      OperationSelection selection, Optional<OperationSelection.After> after, int limit) {
+    if (limit < 1 || limit > MAX_LIST_LIMIT) {
+      throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIST_LIMIT);
+    }
+    return selections.page(selection, after, limit);
+  }
+
+  /** How many operations a bulk command's selection holds now (the unfinished index). */
+  public long countSelection(OperationSelection selection) {
+    return selections.count(selection);
   }
 
   /** The operation's transitions and denied writes, oldest first. */

@@ -445,4 +445,101 @@ class ScanFreeStatementsTest {
       assertThat(String.join("\n", possibly)).contains("app_generation_operations_unfinished_idx");
     }
   }
+
+  @Test
+  void a_bulk_selection_and_its_count_walk_one_phase_of_the_unfinished_index() {
+    java.time.OffsetDateTime cursor = java.time.OffsetDateTime.now().minusMinutes(5);
+    // With an account, the planner may prefer the account's index: an index either way.
+    for (String account : java.util.Arrays.asList(null, "acme")) {
+      for (boolean past : List.of(false, true)) {
+        List<String> page =
+            QueryPlans.explain(
+                db,
+                OperationSelections.SELECT_PAGE.sql(),
+                s -> {
+                  s.setString(1, "in_review");
+                  s.setObject(2, null, java.sql.Types.TIMESTAMP_WITH_TIMEZONE);
+                  s.setObject(3, cursor.plusMinutes(10));
+                  s.setString(4, "3600 seconds");
+                  s.setString(5, "post_outcome_unknown");
+                  s.setString(6, "post_outcome_unknown");
+                  s.setString(7, account);
+                  s.setString(8, null);
+                  s.setBoolean(9, true);
+                  s.setString(10, past ? "review-3" : null);
+                  s.setObject(11, past ? cursor : null, java.sql.Types.TIMESTAMP_WITH_TIMEZONE);
+                  s.setObject(12, past ? cursor : null, java.sql.Types.TIMESTAMP_WITH_TIMEZONE);
+                  s.setString(13, past ? "review-3" : null);
+                  s.setInt(14, 100);
+                });
+        assertNoSeqScanOfBigTables(page);
+        assertThat(String.join("\n", page))
+            .contains(account == null ? "app_generation_operations_unfinished_idx" : "Index Scan");
+      }
+    }
+    List<String> count =
+        QueryPlans.explain(
+            db,
+            OperationSelections.COUNT.sql(),
+            s -> {
+              s.setString(1, "observing");
+              s.setObject(2, cursor);
+              s.setObject(3, null, java.sql.Types.TIMESTAMP_WITH_TIMEZONE);
+              s.setString(4, "0 seconds");
+              s.setString(5, null);
+              s.setString(6, null);
+              s.setString(7, null);
+              s.setString(8, "image-v1");
+              s.setBoolean(9, false);
+            });
+    assertNoSeqScanOfBigTables(count);
+    assertThat(String.join("\n", count)).contains("app_generation_operations_unfinished_idx");
+  }
+
+  @Test
+  void a_bulk_selection_pages_through_its_rows_once_oldest_first() {
+    QueryPlans.execute(
+        db,
+        "UPDATE app_generation_operations SET review_reason = 'post_outcome_unknown',"
+            + " created_at = now() - interval '1 hour'"
+            + " WHERE operation_id LIKE 'review-%'",
+        "UPDATE app_generation_operations SET review_reason = 'workflow_closed'"
+            + " WHERE operation_id IN ('review-1', 'review-2')");
+    OperationsLedger ledger = new OperationsLedger(db);
+    OperationSelection lost =
+        new OperationSelection(
+            com.genace.model.Phase.IN_REVIEW,
+            java.util.Optional.of("post_outcome_unknown"),
+            java.util.Optional.empty(),
+            java.util.Optional.of("image-v1"),
+            Duration.ofMinutes(30),
+            java.util.Optional.empty(),
+            java.util.Optional.empty(),
+            false);
+    List<String> walked = new java.util.ArrayList<>();
+    java.util.Optional<OperationSelection.After> after = java.util.Optional.empty();
+    for (List<OperationRow> page = ledger.selectPage(lost, after, 5);
+        !page.isEmpty();
+        page = ledger.selectPage(lost, after, 5)) {
+      page.forEach(row -> walked.add(row.operationId()));
+      after = java.util.Optional.of(OperationSelection.After.of(page.get(page.size() - 1)));
+    }
+
+    // All 20 reviews share one creation time: the operation id orders them, and none is lost.
+    assertThat(walked).hasSize(18).doesNotHaveDuplicates().doesNotContain("review-1", "review-2");
+    assertThat(ledger.countSelection(lost)).isEqualTo(18);
+    assertThat(ledger.countSelection(lost.inPhase(com.genace.model.Phase.OBSERVING))).isZero();
+    assertThat(
+            ledger.countSelection(
+                new OperationSelection(
+                    com.genace.model.Phase.IN_REVIEW,
+                    java.util.Optional.empty(),
+                    java.util.Optional.empty(),
+                    java.util.Optional.empty(),
+                    Duration.ofHours(2),
+                    java.util.Optional.empty(),
+                    java.util.Optional.empty(),
+                    false)))
+        .isZero();
+  }
 }

@@ -1,15 +1,21 @@
 package com.genace.ops.operations;
 
 import com.genace.ledger.OperationRow;
+import com.genace.ledger.OperationSelection;
 import com.genace.lifecycle.CancelRequest;
+import com.genace.model.Phase;
 import com.genace.ops.Environment;
 import com.genace.worker.temporal.TemporalConnection;
 import com.genace.workflows.CancellationRefusedException;
+import com.genace.workflows.GenerationClient;
 import com.genace.workflows.OperationEndedException;
 import com.genace.workflows.OperationNotFoundException;
 import com.genace.workflows.connection.TemporalSettings;
+import java.util.Arrays;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -21,6 +27,9 @@ import picocli.CommandLine.Parameters;
  *   <li>The request goes to the workflow as the validated {@code cancel} update, which answers
  *       synchronously; the workflow then ends the operation according to where it stands.
  * </ol>
+ *
+ * <p>With filters instead of an ID ({@link BulkFilters}, {@code --phase}) it cancels every matching
+ * unfinished operation whose cancel was not requested yet, after a dry run: {@link BulkCommand}.
  */
 @Command(
     name = "cancel",
@@ -31,16 +40,32 @@ import picocli.CommandLine.Parameters;
           + " a review); a render already accepted ends abandoned with its remote job id recorded"
           + " (or is still delivered with --deliver-rendering); a delivery under way finishes.",
       "A second cancel while the first is handled changes nothing.",
+      "With filters instead of an ID, cancels every matching unfinished operation (not those"
+          + " whose cancel was requested already): a dry run (count and sample) unless --apply,"
+          + " then at most --rate a second, each through the same checks.",
       "Needs DATABASE_URL (to check the operation) and Temporal (TEMPORAL_ADDRESS)."
     })
-final class CancelCommand implements Runnable {
+final class CancelCommand implements java.util.concurrent.Callable<Integer> {
 
   private final Environment env;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Parameters(paramLabel = "ID", description = "The operation id.")
+  @Parameters(
+      paramLabel = "ID",
+      arity = "0..1",
+      description = "The operation id; or none, with filters (bulk).")
   String operationId;
+
+  @Mixin BulkFilters bulk;
+
+  @Option(
+      names = "--phase",
+      paramLabel = "PHASE",
+      description =
+          "With filters: only operations in this unfinished phase (default: every unfinished"
+              + " phase; in_review with --review-reason).")
+  String phase;
 
   @Option(
       names = "--reason",
@@ -67,11 +92,89 @@ final class CancelCommand implements Runnable {
   }
 
   @Override
-  public void run() {
+  public Integer call() {
     if (reason.isBlank()) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--reason must not be blank");
     }
     String requester = by != null && !by.isBlank() ? by : env.get("USER").orElse("operator");
+    CancelRequest request = new CancelRequest(reason, requester, deliverRendering);
+    if (operationId == null) {
+      return cancelAll(request);
+    }
+    if (bulk.anyGiven(spec.commandLine().getParseResult()) || phase != null) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "give an operation ID or filters (--phase, --review-reason, --account, ...), not both;"
+              + " --all, --apply, --rate and --json go with filters");
+    }
+    cancelOne(request);
+    return 0;
+  }
+
+  /** Every unfinished operation the filters select, as {@link #cancelOne} would. */
+  private int cancelAll(CancelRequest request) {
+    request
+        .problem()
+        .ifPresent(
+            problem -> {
+              throw new CommandLine.ParameterException(spec.commandLine(), problem);
+            });
+    List<OperationSelection> selections = bulk.selections(spec.commandLine(), phases(), true);
+    try (LedgerAccess access = LedgerAccess.open(env, BulkRun.PARALLEL + 1);
+        TemporalConnection temporal =
+            bulk.apply
+                ? TemporalConnection.open(TemporalSettings.fromEnvironment(env.variables()))
+                : null) {
+      return BulkCommand.execute(
+          spec.commandLine(),
+          access,
+          bulk,
+          selections,
+          "cancel by " + request.requestedBy(),
+          row -> send(temporal.generationClient(), row.operationId(), request));
+    }
+  }
+
+  /** The unfinished phases the bulk cancel walks, one after the other. */
+  private List<Phase> phases() {
+    if (phase == null) {
+      return bulk.reviewReason != null
+          ? List.of(Phase.IN_REVIEW)
+          : Arrays.stream(Phase.values()).filter(p -> !p.isTerminal()).toList();
+    }
+    Phase only;
+    try {
+      only = Phase.parse(phase);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "unknown phase '" + phase + "'; accepted phases: " + ListCommand.PHASES);
+    }
+    if (only.isTerminal()) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "phase " + phase + " has ended: nothing to cancel there");
+    }
+    if (bulk.reviewReason != null && only != Phase.IN_REVIEW) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--review-reason selects reviews: it goes with --phase in_review");
+    }
+    return List.of(only);
+  }
+
+  /** One operation's cancel, as the workflow answers it: the bulk command's action. */
+  static BulkOutcome send(GenerationClient client, String operationId, CancelRequest request) {
+    try {
+      return new BulkOutcome.Applied(client.cancel(operationId, request));
+    } catch (OperationEndedException e) {
+      return new BulkOutcome.Skipped("ended meanwhile");
+    } catch (CancellationRefusedException e) {
+      return new BulkOutcome.Refused(e.getMessage());
+    } catch (OperationNotFoundException e) {
+      return new BulkOutcome.Refused("no workflow on Temporal");
+    }
+  }
+
+  private void cancelOne(CancelRequest request) {
     OperationRow row;
     try (LedgerAccess access = LedgerAccess.open(env)) {
       row = access.ledger(ledger -> ledger.get(operationId));
@@ -87,10 +190,7 @@ final class CancelCommand implements Runnable {
     String answer;
     try (TemporalConnection temporal =
         TemporalConnection.open(TemporalSettings.fromEnvironment(env.variables()))) {
-      answer =
-          temporal
-              .generationClient()
-              .cancel(operationId, new CancelRequest(reason, requester, deliverRendering));
+      answer = temporal.generationClient().cancel(operationId, request);
     } catch (OperationEndedException | CancellationRefusedException e) {
       throw new IllegalStateException("the workflow refused the cancel: " + e.getMessage(), e);
     } catch (IllegalArgumentException e) {

@@ -27,8 +27,14 @@ final class LedgerAccess implements AutoCloseable {
   }
 
   static LedgerAccess open(Environment env) {
+    return open(env, 2);
+  }
+
+  /** With {@code connections} in the pool: one for each thread of a bulk command, and its walk. */
+  static LedgerAccess open(Environment env, int connections) {
     DatabaseUrl url = DbCommand.databaseUrl(env);
-    return new LedgerAccess(url, Database.open(DatabaseConfig.of(url).withMaxPoolSize(2)));
+    return new LedgerAccess(
+        url, Database.open(DatabaseConfig.of(url).withMaxPoolSize(connections)));
   }
 
   /**

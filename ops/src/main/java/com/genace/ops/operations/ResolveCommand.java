@@ -1,17 +1,20 @@
 package com.genace.ops.operations;
 
 import com.genace.ledger.OperationRow;
+import com.genace.ledger.OperationSelection;
 import com.genace.model.Phase;
 import com.genace.model.ReviewDecision;
 import com.genace.ops.Environment;
 import com.genace.review.ReviewResolution;
 import com.genace.worker.temporal.TemporalConnection;
+import com.genace.workflows.GenerationClient;
 import com.genace.workflows.OperationNotFoundException;
 import com.genace.workflows.ResolutionRefusedException;
 import com.genace.workflows.connection.TemporalSettings;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -23,6 +26,9 @@ import picocli.CommandLine.Parameters;
  *   <li>The decision goes to the workflow as the validated {@code resolve} update, which answers
  *       synchronously: a refusal (not in review any more, missing job id) is reported as it is.
  * </ol>
+ *
+ * <p>With filters instead of an ID ({@link BulkFilters}) it resolves every matching review the same
+ * way, one update each, after a dry run: {@link BulkCommand}.
  */
 @Command(
     name = "resolve",
@@ -31,16 +37,24 @@ import picocli.CommandLine.Parameters;
       "Resolve an operation's uncertainty review (the POST's outcome was unknown).",
       "Give exactly one decision: --found-remote-job JOB (Genace has the render: observe it),"
           + " --not-submitted (Genace provably has nothing: dispatch again), or --abandon.",
+      "With filters instead of an ID, resolves every matching review the same way: a dry run"
+          + " (count and sample) unless --apply, then at most --rate a second, each through the"
+          + " same checks (a bulk --not-submitted re-checks each operation's evidence).",
       "Needs DATABASE_URL (to check the operation) and Temporal (TEMPORAL_ADDRESS)."
     })
-final class ResolveCommand implements Runnable {
+final class ResolveCommand implements java.util.concurrent.Callable<Integer> {
 
   private final Environment env;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Parameters(paramLabel = "ID", description = "The operation id.")
+  @Parameters(
+      paramLabel = "ID",
+      arity = "0..1",
+      description = "The operation id; or none, with filters (bulk).")
   String operationId;
+
+  @Mixin BulkFilters bulk;
 
   @ArgGroup(exclusive = true, multiplicity = "1")
   Decision decision;
@@ -86,7 +100,7 @@ final class ResolveCommand implements Runnable {
   }
 
   @Override
-  public void run() {
+  public Integer call() {
     if (reason.isBlank()) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--reason must not be blank");
     }
@@ -95,6 +109,58 @@ final class ResolveCommand implements Runnable {
           spec.commandLine(), "--found-remote-job needs the remote job id");
     }
     String resolver = by != null && !by.isBlank() ? by : env.get("USER").orElse("operator");
+    if (operationId == null) {
+      return resolveAll(resolver);
+    }
+    if (bulk.anyGiven(spec.commandLine().getParseResult())) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "give an operation ID or filters (--review-reason, --account, ...), not both;"
+              + " --all, --apply, --rate and --json go with filters");
+    }
+    resolveOne(resolver);
+    return 0;
+  }
+
+  /** Every review the filters select, as {@link #resolveOne} would, one update each. */
+  private int resolveAll(String resolver) {
+    if (decision.foundRemoteJob != null) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--found-remote-job names one job: give it with an operation ID, not with filters");
+    }
+    java.util.List<OperationSelection> selections =
+        bulk.selections(spec.commandLine(), java.util.List.of(Phase.IN_REVIEW), false);
+    ReviewDecision chosen = decision.decision();
+    ReviewResolution resolution = new ReviewResolution(chosen.wire(), null, reason, resolver);
+    try (LedgerAccess access = LedgerAccess.open(env, BulkRun.PARALLEL + 1);
+        TemporalConnection temporal =
+            bulk.apply
+                ? TemporalConnection.open(TemporalSettings.fromEnvironment(env.variables()))
+                : null) {
+      return BulkCommand.execute(
+          spec.commandLine(),
+          access,
+          bulk,
+          selections,
+          "resolve " + chosen.wire() + " by " + resolver,
+          row -> send(temporal.generationClient(), row.operationId(), resolution));
+    }
+  }
+
+  /** One operation's resolution, as the workflow answers it: the bulk command's action. */
+  static BulkOutcome send(
+      GenerationClient client, String operationId, ReviewResolution resolution) {
+    try {
+      return new BulkOutcome.Applied(client.resolve(operationId, resolution));
+    } catch (ResolutionRefusedException e) {
+      return new BulkOutcome.Refused(e.getMessage());
+    } catch (OperationNotFoundException e) {
+      return new BulkOutcome.Refused("no workflow on Temporal");
+    }
+  }
+
+  private void resolveOne(String resolver) {
     OperationRow row;
     try (LedgerAccess access = LedgerAccess.open(env)) {
       row = access.ledger(ledger -> ledger.get(operationId));
