@@ -100,14 +100,17 @@ final class Claims {
    * nothing is claimed while dispatch is paused fleet-wide (the {@code dispatch_paused} row of
    * {@code app_worker_controls}, which the circuit also sets), so that the statement right before
    * the POST is also the fresh read of the pause, and a paused fleet writes nothing; and nothing is
-   * claimed once a cancel was requested ({@link #CLAIM_TO_POST}).
+   * claimed once a cancel was requested ({@link #CLAIM_TO_POST}). The action comes from the {@code
+   * args} row, as in {@link FencedWrite#action}, so that the row is taken by its key, not found
+   * among every pending operation through the unfinished index.
    */
   static final SqlStatement CLAIM_TO_SUBMIT =
       SqlStatement.of(
           "claim_to_submit",
           """
           WITH args AS (
-            SELECT ?::text AS operation_id, ?::text AS owner, ?::interval AS lease_length
+            SELECT ?::text AS operation_id, ?::text AS owner, ?::interval AS lease_length,
+                   'dispatch'::text AS action
           ),
           upd AS (
             UPDATE app_generation_operations o
@@ -119,7 +122,7 @@ final class Claims {
                 dispatch_outcome = NULL, dispatch_detail = NULL, updated_at = clock_timestamp()
             FROM args a
             WHERE o.operation_id = a.operation_id
-              AND o.next_action = 'dispatch' AND o.phase = 'pending'
+              AND o.next_action = a.action AND o.phase = 'pending'
               AND (o.lease_until IS NULL OR o.lease_until <= clock_timestamp()
                    OR o.lease_owner = a.owner)
               AND o.cancel_requested_at IS NULL

@@ -63,6 +63,7 @@ final class FencedWrite {
 
   private final String name;
   private String action;
+  private NextAction fixedAction;
   private final List<String> args = new ArrayList<>();
   private final List<String> reading = new ArrayList<>();
   private String set;
@@ -80,9 +81,17 @@ final class FencedWrite {
     return new FencedWrite(name);
   }
 
-  /** Fenced on this action: the write is only ever made under a lease on it. */
+  /**
+   * Fenced on this action: the write is only ever made under a lease on it. The action is a value
+   * of the {@code args} row, not a literal in the UPDATE's WHERE: beside a literal phase in {@link
+   * #permittedWhen}, a literal action lets the planner prove the unfinished index's predicate
+   * ({@code next_action <> 'none'}) and walk every operation in that phase instead of taking the
+   * row by its key (KeyedStatementPlansTest).
+   */
   FencedWrite action(NextAction action) {
-    return fencedOn("'" + action.wire() + "'");
+    fencedOn("a.action");
+    this.fixedAction = action;
+    return this;
   }
 
   /**
@@ -235,7 +244,9 @@ final class FencedWrite {
     columns.add("?::text AS operation_id");
     columns.add("?::text AS owner");
     columns.add("?::bigint AS revision");
-    if (action.equals("a.action")) {
+    if (fixedAction != null) {
+      columns.add("'" + fixedAction.wire() + "'::text AS action");
+    } else {
       columns.add("?::text AS action");
     }
     for (String declaration : args) {

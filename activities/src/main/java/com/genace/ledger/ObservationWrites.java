@@ -41,6 +41,11 @@ final class ObservationWrites {
    * diagnostic the fenced write kept. {@code refusal} is read from the row as the statement began;
    * when that row would have allowed the write, the row changed during the lock wait ({@code
    * contended}).
+   *
+   * <p>The action comes from the {@code args} row, as in {@link FencedWrite#action}: with both
+   * literals, PostgreSQL walked every observing operation through the unfinished index for each
+   * poll (600 rows for one at a million ended operations), a cost growing with the observations in
+   * flight.
    */
   static final SqlStatement RECORD_OBSERVED_SNAPSHOT =
       SqlStatement.of(
@@ -49,7 +54,7 @@ final class ObservationWrites {
           WITH args AS (
             SELECT ?::text AS operation_id, ?::text AS owner, ?::text AS remote_job_id,
                    ?::jsonb AS details, ?::text AS status, ?::smallint AS status_rank,
-                   ?::jsonb AS snapshot, ?::text AS failure
+                   ?::jsonb AS snapshot, ?::text AS failure, 'observe'::text AS action
           ),
           cur AS (
             SELECT o.*,
@@ -74,7 +79,7 @@ final class ObservationWrites {
                 updated_at = clock_timestamp()
             FROM args a
             WHERE o.operation_id = a.operation_id
-              AND o.phase = 'observing' AND o.next_action = 'observe'
+              AND o.phase = 'observing' AND o.next_action = a.action
               AND o.remote_job_id = a.remote_job_id
               AND coalesce(o.remote_status_rank, -1) < a.status_rank
               AND (o.lease_until IS NULL OR o.lease_until <= clock_timestamp()

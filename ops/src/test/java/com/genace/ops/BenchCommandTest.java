@@ -109,7 +109,9 @@ class BenchCommandTest {
   void bench_soak_reports_the_hot_statements_gauges_sweep_and_retention_at_three_sizes()
       throws Exception {
     JsonNode json =
-        lastJson(CliRunner.run(Map.of(), "bench", "soak", "--operations", "3000", "--json"));
+        lastJson(
+            CliRunner.run(
+                Map.of(), "bench", "soak", "--operations", "3000", "--repeats", "2", "--json"));
 
     assertThat(json.get("operations").asInt()).isEqualTo(3000);
     assertThat(json.get("unfinished").asInt()).isEqualTo(2000);
@@ -129,14 +131,22 @@ class BenchCommandTest {
               "reschedule_polls",
               "claim",
               "renew",
-              "snapshot",
               "release",
+              "observed_snapshot",
               "dispatch_claim");
+      JsonNode spread = json.at("/hot_ms_spread/" + size + "/observed_snapshot");
+      assertThat(spread.get("min").asDouble())
+          .isPositive()
+          .isLessThanOrEqualTo(spread.get("max").asDouble());
       assertThat(json.at("/sweep_rows_seen/" + size).asInt()).isEqualTo(2000);
     }
     // About a tenth of the ended operations ended more than 27 of the 30 days ago.
     assertThat(json.at("/retention_deleted/3000").asLong()).isBetween(200L, 400L);
     assertPositive(json, "hot_growth", "hot_during_retention_ratio");
+    assertThat(json.get("repeats").asInt()).isEqualTo(2);
+    assertThat(json.at("/hot_growth_spread/min").asDouble())
+        .isPositive()
+        .isLessThanOrEqualTo(json.at("/hot_growth_spread/max").asDouble());
     assertThat(json.get("hot_ms_during_retention").fieldNames())
         .toIterable()
         .contains("claim_due_polls", "reschedule_polls", "claim", "dispatch_claim");

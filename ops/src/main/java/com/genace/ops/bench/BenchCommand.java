@@ -229,6 +229,15 @@ public final class BenchCommand implements Runnable {
         description = "Ended operations at the largest size (default ${DEFAULT-VALUE}).")
     int operations;
 
+    @Option(
+        names = "--repeats",
+        paramLabel = "R",
+        defaultValue = "3",
+        description =
+            "Measurements of the hot statements at each size; the report gives their median and"
+                + " spread (default ${DEFAULT-VALUE}).")
+    int repeats;
+
     Soak(Environment env) {
       super(env);
     }
@@ -236,7 +245,8 @@ public final class BenchCommand implements Runnable {
     @Override
     BenchReport measure(BenchServices services, Consumer<String> progress) throws Exception {
       requireAtLeast(operations, 100, "--operations");
-      return new SoakBench(services, progress).run(operations);
+      requireAtLeast(repeats, 1, "--repeats");
+      return new SoakBench(services, progress).run(operations, repeats);
     }
   }
 

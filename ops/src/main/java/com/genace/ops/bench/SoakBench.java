@@ -31,16 +31,16 @@ import javax.sql.DataSource;
  *       (oldest first, as a ledger fills), 90 % delivered with 7 history rows, 7 % failed with 4, 3
  *       % abandoned with 5 and review evidence; one settled reservation each. Then {@code VACUUM
  *       ANALYZE}, as autovacuum would, and a {@code CHECKPOINT}.
- *   <li>At each size, the lowest median of three slices of {@value #SAMPLES} runs of each hot
- *       statement through the ledger's API ({@link SoakHotLoop}): a status poll's claim and
- *       reschedule on the poll schedule, the lease cycle ({@code claim}, {@code renew}, the fenced
- *       {@code snapshot} write, {@code release}) on observing operations, and the dispatch claim
- *       with a limited allowance ({@code claim} for dispatch, then {@code reserve}); the fleet
- *       gauges ({@link LedgerStatistics}, recomputed each time); the sweeper's ledger side of one
- *       pass (every page of unfinished operations and the moves of its position, without the
- *       describes, one per unfinished operation whatever the history); one retention pass with a
- *       window of {@value #RETENTION_DAYS} days (about a tenth of the ended operations due),
- *       default bounds.
+ *   <li>At each size, repeated (median and spread of the repeats), the lowest median of three
+ *       slices of {@value #SAMPLES} runs of each hot statement through the ledger's API ({@link
+ *       SoakHotLoop}): a status poll's claim and reschedule on the poll schedule, the lease cycle
+ *       ({@code claim}, {@code renew}, {@code release}) and a poll's snapshot ({@code
+ *       record_observed_snapshot}) on observing operations, and the dispatch claim with a limited
+ *       allowance ({@code claim} for dispatch, then {@code reserve}); the fleet gauges ({@link
+ *       LedgerStatistics}, recomputed each time); the sweeper's ledger side of one pass (every page
+ *       of unfinished operations and the moves of its position, without the describes, one per
+ *       unfinished operation whatever the history); one retention pass with a window of {@value
+ *       #RETENTION_DAYS} days (about a tenth of the ended operations due), default bounds.
  *   <li>At the largest size, the hot statements again while that retention pass runs, on other
  *       connections: against their medians without it.
  * </ol>
@@ -66,7 +66,11 @@ final class SoakBench {
     this.progress = progress;
   }
 
-  BenchReport run(int operations) throws Exception {
+  /**
+   * @param repeats how many times the hot statements are measured at each size: the report gives
+   *     their median and spread
+   */
+  BenchReport run(int operations, int repeats) throws Exception {
     try (Database database = services.open(8)) {
       DataSource db = database.dataSource();
       OperationsLedger ledger = new OperationsLedger(db);
@@ -94,7 +98,10 @@ final class SoakBench {
                   + (System.nanoTime() - started) / 1_000_000_000
                   + " s; measuring");
           SoakHotLoop loop = new SoakHotLoop(ledger, allowance, rows, false);
-          Map<String, Double> hot = loop.medians(SAMPLES, new AtomicBoolean(false));
+          List<Map<String, Double>> hot = new ArrayList<>();
+          for (int repeat = 0; repeat < repeats; repeat++) {
+            hot.add(loop.medians(SAMPLES, new AtomicBoolean(false)));
+          }
           double gaugesMs = gaugeMillis(gauges);
           long sweepStarted = System.nanoTime();
           long sweepRows = sweepPass(ledger);
@@ -124,7 +131,7 @@ final class SoakBench {
           }
           progress.accept(figures.add(size, hot, gaugesMs, sweepMs, sweepRows, pass));
         }
-        return figures.report(operations, rows.transitions(), sizes);
+        return figures.report(operations, repeats, rows.transitions(), sizes);
       } finally {
         rows.cleanUp();
       }

@@ -189,14 +189,16 @@ final class SoakLedger {
   /**
    * Makes one of this run's observing operations due for a status poll, an hour late: the oldest
    * due entry of the poll schedule, which {@code claim_due_polls} then takes (in a scratch ledger,
-   * where no other poll is that late).
+   * where no other poll is that late). It forgets the remote status seen, so that the round's
+   * snapshot is newer and recorded.
    */
   void makeDue(String operationId) {
     try (Connection c = db.getConnection();
         PreparedStatement s =
             c.prepareStatement(
                 "UPDATE app_generation_operations SET poll_due_at = clock_timestamp()"
-                    + " - interval '1 hour' WHERE operation_id = ? AND phase = 'observing'")) {
+                    + " - interval '1 hour', remote_status = NULL, remote_status_rank = NULL"
+                    + " WHERE operation_id = ? AND phase = 'observing'")) {
       s.setString(1, operationId);
       if (s.executeUpdate() != 1) {
         throw new IllegalStateException("the bench's " + operationId + " is not observing");
