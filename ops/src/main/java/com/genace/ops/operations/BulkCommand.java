@@ -3,10 +3,15 @@ package com.genace.ops.operations;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.genace.ledger.OperationRow;
 import com.genace.ledger.OperationSelection;
+import com.genace.ops.Environment;
+import com.genace.worker.temporal.TemporalConnection;
+import com.genace.workflows.GenerationClient;
+import com.genace.workflows.connection.TemporalSettings;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import picocli.CommandLine;
 
@@ -28,6 +33,29 @@ final class BulkCommand {
    * @param action one operation's command, on its row as just read again
    */
   static int execute(
+      CommandLine cli,
+      Environment env,
+      BulkFilters filters,
+      List<OperationSelection> selections,
+      String what,
+      BiFunction<GenerationClient, OperationRow, BulkOutcome> action) {
+    // Temporal only when something is sent: a dry run needs the ledger alone.
+    try (LedgerAccess access = LedgerAccess.open(env, BulkRun.PARALLEL + 1);
+        TemporalConnection temporal =
+            filters.apply
+                ? TemporalConnection.open(TemporalSettings.fromEnvironment(env.variables()))
+                : null) {
+      return execute(
+          cli,
+          access,
+          filters,
+          selections,
+          what,
+          row -> action.apply(temporal.generationClient(), row));
+    }
+  }
+
+  private static int execute(
       CommandLine cli,
       LedgerAccess access,
       BulkFilters filters,

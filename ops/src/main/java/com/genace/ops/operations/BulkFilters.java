@@ -81,9 +81,24 @@ final class BulkFilters {
   @Option(names = "--json", description = "Print the count and sample, or the summary, as JSON.")
   boolean json;
 
-  /** Whether any option of a bulk command was given (so no operation ID may be). */
-  boolean anyGiven(CommandLine.ParseResult parsed) {
-    return !filtersGiven().isEmpty() || all || apply || json || parsed.hasMatchedOption("--rate");
+  /**
+   * Refuses a bulk option beside an operation ID ({@code otherFilter}: a command's own filter was
+   * given too); {@code filterNames} lead the message's list of filters.
+   */
+  void refuseBesideAnId(CommandLine cli, boolean otherFilter, String filterNames) {
+    CommandLine.ParseResult parsed = cli.getParseResult();
+    if (otherFilter
+        || !filtersGiven().isEmpty()
+        || all
+        || apply
+        || json
+        || parsed.hasMatchedOption("--rate")) {
+      throw new CommandLine.ParameterException(
+          cli,
+          "give an operation ID or filters ("
+              + filterNames
+              + ", ...), not both; --all, --apply, --rate and --json go with filters");
+    }
   }
 
   /** The filter options given, as typed. */

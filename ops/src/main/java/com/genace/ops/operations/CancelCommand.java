@@ -101,12 +101,7 @@ final class CancelCommand implements java.util.concurrent.Callable<Integer> {
     if (operationId == null) {
       return cancelAll(request);
     }
-    if (bulk.anyGiven(spec.commandLine().getParseResult()) || phase != null) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(),
-          "give an operation ID or filters (--phase, --review-reason, --account, ...), not both;"
-              + " --all, --apply, --rate and --json go with filters");
-    }
+    bulk.refuseBesideAnId(spec.commandLine(), phase != null, "--phase, --review-reason, --account");
     cancelOne(request);
     return 0;
   }
@@ -120,19 +115,13 @@ final class CancelCommand implements java.util.concurrent.Callable<Integer> {
               throw new CommandLine.ParameterException(spec.commandLine(), problem);
             });
     List<OperationSelection> selections = bulk.selections(spec.commandLine(), phases(), true);
-    try (LedgerAccess access = LedgerAccess.open(env, BulkRun.PARALLEL + 1);
-        TemporalConnection temporal =
-            bulk.apply
-                ? TemporalConnection.open(TemporalSettings.fromEnvironment(env.variables()))
-                : null) {
-      return BulkCommand.execute(
-          spec.commandLine(),
-          access,
-          bulk,
-          selections,
-          "cancel by " + request.requestedBy(),
-          row -> send(temporal.generationClient(), row.operationId(), request));
-    }
+    return BulkCommand.execute(
+        spec.commandLine(),
+        env,
+        bulk,
+        selections,
+        "cancel by " + request.requestedBy(),
+        (client, row) -> send(client, row.operationId(), request));
   }
 
   /** The unfinished phases the bulk cancel walks, one after the other. */

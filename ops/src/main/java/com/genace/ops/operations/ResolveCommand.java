@@ -112,12 +112,7 @@ final class ResolveCommand implements java.util.concurrent.Callable<Integer> {
     if (operationId == null) {
       return resolveAll(resolver);
     }
-    if (bulk.anyGiven(spec.commandLine().getParseResult())) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(),
-          "give an operation ID or filters (--review-reason, --account, ...), not both;"
-              + " --all, --apply, --rate and --json go with filters");
-    }
+    bulk.refuseBesideAnId(spec.commandLine(), false, "--review-reason, --account");
     resolveOne(resolver);
     return 0;
   }
@@ -133,19 +128,13 @@ final class ResolveCommand implements java.util.concurrent.Callable<Integer> {
         bulk.selections(spec.commandLine(), java.util.List.of(Phase.IN_REVIEW), false);
     ReviewDecision chosen = decision.decision();
     ReviewResolution resolution = new ReviewResolution(chosen.wire(), null, reason, resolver);
-    try (LedgerAccess access = LedgerAccess.open(env, BulkRun.PARALLEL + 1);
-        TemporalConnection temporal =
-            bulk.apply
-                ? TemporalConnection.open(TemporalSettings.fromEnvironment(env.variables()))
-                : null) {
-      return BulkCommand.execute(
-          spec.commandLine(),
-          access,
-          bulk,
-          selections,
-          "resolve " + chosen.wire() + " by " + resolver,
-          row -> send(temporal.generationClient(), row.operationId(), resolution));
-    }
+    return BulkCommand.execute(
+        spec.commandLine(),
+        env,
+        bulk,
+        selections,
+        "resolve " + chosen.wire() + " by " + resolver,
+        (client, row) -> send(client, row.operationId(), resolution));
   }
 
   /** One operation's resolution, as the workflow answers it: the bulk command's action. */
