@@ -6,7 +6,6 @@ import com.genace.db.Database;
 import com.genace.db.DatabaseConfig;
 import com.genace.db.DatabaseUrl;
 import com.genace.delivery.LocalDirectoryArtifactStore;
-import com.genace.dispatch.DispatchGate;
 import com.genace.ledger.OperationsLedger;
 import com.genace.observation.PollingPolicy;
 import com.genace.ops.TemporaryFiles;
@@ -23,7 +22,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -96,14 +94,13 @@ final class DemoStack implements AutoCloseable {
             factory.awaitTermination(5, TimeUnit.SECONDS);
           });
       GenerationWorkers.Dependencies deps =
-          new GenerationWorkers.Dependencies(
-              ledger,
-              posts,
-              new LocalDirectoryArtifactStore(directory.resolve("artifacts")),
-              WORKER_ID,
-              DispatchGate.OPEN,
-              POLLING,
-              Clock.systemUTC());
+          GenerationWorkers.Dependencies.builder(
+                  ledger,
+                  posts,
+                  new LocalDirectoryArtifactStore(directory.resolve("artifacts")),
+                  WORKER_ID)
+              .polling(POLLING)
+              .build();
       GenerationWorkers.operationsWorker(factory, deps, WorkerOptions.getDefaultInstance());
       GenerationWorkers.dispatchWorker(factory, deps, WorkerOptions.getDefaultInstance());
       factory.start();
