@@ -1,7 +1,5 @@
 package com.genace.ops;
 
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -11,17 +9,17 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class ForegroundServices implements AutoCloseable {
 
-  private final Deque<AutoCloseable> started = new ArrayDeque<>();
-  private final Thread hook = new Thread(this::closeAll, "genace-shutdown");
+  private final StartedServices started =
+      new StartedServices(e -> System.err.println("genace: while stopping: " + e));
+  private final Thread hook = new Thread(started::close, "genace-shutdown");
 
   public ForegroundServices() {
     Runtime.getRuntime().addShutdownHook(hook);
   }
 
   /** Keeps {@code service} to be closed on exit, and returns it. */
-  public synchronized <T extends AutoCloseable> T add(T service) {
-    started.push(service);
-    return service;
+  public <T extends AutoCloseable> T add(T service) {
+    return started.add(service);
   }
 
   /** Blocks until the process is stopped or this thread is interrupted. */
@@ -41,17 +39,6 @@ public final class ForegroundServices implements AutoCloseable {
       // The hook is running or has run: it closes everything.
       return;
     }
-    closeAll();
-  }
-
-  private synchronized void closeAll() {
-    while (!started.isEmpty()) {
-      AutoCloseable service = started.pop();
-      try {
-        service.close();
-      } catch (Exception e) {
-        System.err.println("genace: while stopping: " + e);
-      }
-    }
+    started.close();
   }
 }

@@ -40,7 +40,8 @@ import java.time.Clock;
 public final class GenerationWorkers {
 
   /**
-   * What the activities need, shared by both queues' workers.
+   * What the activities need, shared by both queues' workers. Built with {@link #builder}, which
+   * names each part and fills in the defaults of a tool or test.
    *
    * @param stats where the activities count what they did (the worker's metrics registry)
    * @param waitLimits how long observing and delivering may last before an ERROR line says so
@@ -64,33 +65,114 @@ public final class GenerationWorkers {
       SendWindow sendWindow) {
 
     /**
-     * Without a dispatch listener, allowance, circuit or counts: for tools and tests that do not
-     * need them (a refusal of the account then leaves the operation pending without pausing
-     * anything), with the default wait limits and send window.
+     * The dependencies on {@code ledger}, {@code genace} and {@code store} of the worker {@code
+     * workerId}; until set otherwise, the defaults of a tool or test: the dispatch gate open, the
+     * default polling, the system clock, no dispatch listener, allowance, circuit or counts (a
+     * refusal of the account then leaves the operation pending without pausing anything), the
+     * default review settings, wait limits and send window.
      */
-    public Dependencies(
-        OperationsLedger ledger,
-        GenaceClient genace,
-        ArtifactStore store,
-        String workerId,
-        DispatchGate gate,
-        PollingPolicy polling,
-        Clock clock) {
-      this(
-          ledger,
-          genace,
-          store,
-          workerId,
-          gate,
-          polling,
-          clock,
-          DispatchListener.NONE,
-          SpendingAllowance.UNLIMITED,
-          DispatchCircuit.NONE,
-          ReviewSettings.DEFAULT,
-          ActivityStats.NONE,
-          WaitLimits.DEFAULT,
-          SendWindow.DEFAULT);
+    public static Builder builder(
+        OperationsLedger ledger, GenaceClient genace, ArtifactStore store, String workerId) {
+      return new Builder(ledger, genace, store, workerId);
+    }
+
+    /** Sets the parts of {@link Dependencies} one by one; the last value set wins. */
+    public static final class Builder {
+      private final OperationsLedger ledger;
+      private final GenaceClient genace;
+      private final ArtifactStore store;
+      private String workerId;
+      private DispatchGate gate = DispatchGate.OPEN;
+      private PollingPolicy polling = PollingPolicy.DEFAULT;
+      private Clock clock = Clock.systemUTC();
+      private DispatchListener listener = DispatchListener.NONE;
+      private SpendingAllowance allowance = SpendingAllowance.UNLIMITED;
+      private DispatchCircuit circuit = DispatchCircuit.NONE;
+      private ReviewSettings review = ReviewSettings.DEFAULT;
+      private ActivityStats stats = ActivityStats.NONE;
+      private WaitLimits waitLimits = WaitLimits.DEFAULT;
+      private SendWindow sendWindow = SendWindow.DEFAULT;
+
+      private Builder(
+          OperationsLedger ledger, GenaceClient genace, ArtifactStore store, String workerId) {
+        this.ledger = ledger;
+        this.genace = genace;
+        this.store = store;
+        this.workerId = workerId;
+      }
+
+      public Builder workerId(String value) {
+        this.workerId = value;
+        return this;
+      }
+
+      public Builder gate(DispatchGate value) {
+        this.gate = value;
+        return this;
+      }
+
+      public Builder polling(PollingPolicy value) {
+        this.polling = value;
+        return this;
+      }
+
+      public Builder clock(Clock value) {
+        this.clock = value;
+        return this;
+      }
+
+      public Builder listener(DispatchListener value) {
+        this.listener = value;
+        return this;
+      }
+
+      public Builder allowance(SpendingAllowance value) {
+        this.allowance = value;
+        return this;
+      }
+
+      public Builder circuit(DispatchCircuit value) {
+        this.circuit = value;
+        return this;
+      }
+
+      public Builder review(ReviewSettings value) {
+        this.review = value;
+        return this;
+      }
+
+      public Builder stats(ActivityStats value) {
+        this.stats = value;
+        return this;
+      }
+
+      public Builder waitLimits(WaitLimits value) {
+        this.waitLimits = value;
+        return this;
+      }
+
+      public Builder sendWindow(SendWindow value) {
+        this.sendWindow = value;
+        return this;
+      }
+
+      public Dependencies build() {
+        return new Dependencies(
+            ledger,
+            genace,
+            store,
+            workerId,
+            gate,
+            polling,
+            clock,
+            listener,
+            allowance,
+            circuit,
+            review,
+            stats,
+            waitLimits,
+            sendWindow);
+      }
     }
   }
 

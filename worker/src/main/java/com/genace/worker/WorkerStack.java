@@ -160,21 +160,18 @@ final class WorkerStack implements AutoCloseable {
                       .build()),
               WorkerFactory::shutdownNow);
       GenerationWorkers.Dependencies deps =
-          new GenerationWorkers.Dependencies(
-              ledger,
-              genace,
-              artifacts,
-              config.workerId(),
-              state,
-              config.polling(),
-              clock,
-              state,
-              allowance,
-              new DispatchCircuit(controls, config.workerId()),
-              config.review(),
-              metrics.activityStats(),
-              config.waitLimits(),
-              config.sendWindow());
+          GenerationWorkers.Dependencies.builder(ledger, genace, artifacts, config.workerId())
+              .gate(state)
+              .polling(config.polling())
+              .clock(clock)
+              .listener(state)
+              .allowance(allowance)
+              .circuit(new DispatchCircuit(controls, config.workerId()))
+              .review(config.review())
+              .stats(metrics.activityStats())
+              .waitLimits(config.waitLimits())
+              .sendWindow(config.sendWindow())
+              .build();
       this.circuitProbe =
           opened.add(
               "the circuit probe", new CircuitProbe(deps.circuit(), genace), CircuitProbe::close);

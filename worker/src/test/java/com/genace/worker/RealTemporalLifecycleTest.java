@@ -5,14 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.genace.lifecycle.CancelRequest;
+import com.genace.lifecycle.RetentionRequest;
+import com.genace.lifecycle.RetentionWorkflow;
 import com.genace.lifecycle.SweepWorkflow;
 import com.genace.model.Phase;
 import com.genace.testing.DatabaseExtension;
+import com.genace.worker.lifecycle.LedgerRetentionSchedule;
 import com.genace.worker.lifecycle.OrphanSweepSchedule;
 import com.genace.worker.support.RealTemporalServer;
 import com.genace.workflows.GenerationWorkflow;
 import io.temporal.api.sdk.v1.WorkflowMetadata;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.schedules.Schedule;
+import io.temporal.client.schedules.ScheduleActionStartWorkflow;
 import io.temporal.client.schedules.ScheduleClient;
 import io.temporal.client.schedules.ScheduleClientOptions;
 import java.nio.file.Path;
@@ -28,9 +33,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Cancellation and the orphan sweeper's Temporal Schedule on a real server (the Java test server
- * has no schedules): a terminated operation is found by the scheduled sweep and put in review, and
- * the Web UI's current details say why an operation ended or waits.
+ * Cancellation and the fleet's Temporal Schedules on a real server (the Java test server has no
+ * schedules): a terminated operation is found by the scheduled sweep and put in review, the
+ * retention's schedule takes the last worker's settings, and the Web UI's current details say why
+ * an operation ended or waits.
  */
 @Tag("real-temporal")
 @ExtendWith(DatabaseExtension.class)
@@ -53,13 +59,16 @@ class RealTemporalLifecycleTest {
   @AfterAll
   static void disconnect() throws InterruptedException {
     if (server != null) {
-      ScheduleClient.newInstance(
-              server.workflowClient.getWorkflowServiceStubs(),
-              ScheduleClientOptions.newBuilder().setNamespace(RealTemporalServer.NAMESPACE).build())
-          .getHandle(SweepWorkflow.SCHEDULE_ID)
-          .delete();
+      schedules().getHandle(SweepWorkflow.SCHEDULE_ID).delete();
+      schedules().getHandle(RetentionWorkflow.SCHEDULE_ID).delete();
       server.close();
     }
+  }
+
+  private static ScheduleClient schedules() {
+    return ScheduleClient.newInstance(
+        server.workflowClient.getWorkflowServiceStubs(),
+        ScheduleClientOptions.newBuilder().setNamespace(RealTemporalServer.NAMESPACE).build());
   }
 
   private static String currentDetails(String operationId) {
@@ -92,6 +101,26 @@ class RealTemporalLifecycleTest {
         .atMost(Duration.ofSeconds(30))
         .ignoreExceptions()
         .until(() -> currentDetails(id).contains("in_review"));
+  }
+
+  @Test
+  void the_retention_schedule_takes_the_last_workers_settings_and_pauses_to_keep_everything() {
+    String first =
+        LedgerRetentionSchedule.ensure(server.workflowClient, new RetentionRequest(30, 3600));
+    String second =
+        LedgerRetentionSchedule.ensure(server.workflowClient, new RetentionRequest(0, 3600));
+
+    assertThat(first).isIn("created", "updated");
+    assertThat(second).isEqualTo("updated, paused (keeps everything)");
+    Schedule schedule =
+        schedules().getHandle(RetentionWorkflow.SCHEDULE_ID).describe().getSchedule();
+    assertThat(schedule.getState().isPaused()).isTrue();
+    assertThat(schedule.getState().getNote())
+        .isEqualTo("GENACE_LEDGER_RETENTION_DAYS=0: the ledger keeps every operation");
+    assertThat(((ScheduleActionStartWorkflow) schedule.getAction()).getWorkflowType())
+        .isEqualTo("RetentionWorkflow");
+    assertThat(schedule.getSpec().getIntervals().get(0).getEvery())
+        .isEqualTo(LedgerRetentionSchedule.INTERVAL);
   }
 
   @Test

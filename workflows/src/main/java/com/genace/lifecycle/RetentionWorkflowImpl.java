@@ -1,10 +1,7 @@
 package com.genace.lifecycle;
 
-import com.genace.workflows.TaskQueues;
 import io.temporal.activity.ActivityOptions;
-import io.temporal.common.RetryOptions;
 import io.temporal.workflow.Workflow;
-import java.time.Duration;
 
 /**
  * One retention pass: a single activity, bounded in batches and time, retried a few times; the next
@@ -13,17 +10,7 @@ import java.time.Duration;
 public class RetentionWorkflowImpl implements RetentionWorkflow {
 
   private static final ActivityOptions RETENTION =
-      ActivityOptions.newBuilder()
-          .setTaskQueue(TaskQueues.OPERATIONS)
-          .setStartToCloseTimeout(Duration.ofMinutes(10))
-          .setHeartbeatTimeout(Duration.ofMinutes(1))
-          .setRetryOptions(
-              RetryOptions.newBuilder()
-                  .setInitialInterval(Duration.ofSeconds(1))
-                  .setMaximumAttempts(3)
-                  .build())
-          .setSummary("delete ended operations older than the ledger's retention")
-          .build();
+      PassActivity.options("delete ended operations older than the ledger's retention");
 
   @Override
   public RetentionReport applyRetention(RetentionRequest request) {

@@ -1,10 +1,7 @@
 package com.genace.lifecycle;
 
-import com.genace.workflows.TaskQueues;
 import io.temporal.activity.ActivityOptions;
-import io.temporal.common.RetryOptions;
 import io.temporal.workflow.Workflow;
-import java.time.Duration;
 
 /**
  * One sweep pass: a single activity, bounded in pages and time (it resumes the walk where the
@@ -12,18 +9,7 @@ import java.time.Duration;
  */
 public class SweepWorkflowImpl implements SweepWorkflow {
 
-  private static final ActivityOptions SWEEP =
-      ActivityOptions.newBuilder()
-          .setTaskQueue(TaskQueues.OPERATIONS)
-          .setStartToCloseTimeout(Duration.ofMinutes(10))
-          .setHeartbeatTimeout(Duration.ofMinutes(1))
-          .setRetryOptions(
-              RetryOptions.newBuilder()
-                  .setInitialInterval(Duration.ofSeconds(1))
-                  .setMaximumAttempts(3)
-                  .build())
-          .setSummary("sweep orphaned operations")
-          .build();
+  private static final ActivityOptions SWEEP = PassActivity.options("sweep orphaned operations");
 
   @Override
   public SweepReport sweep() {

@@ -4,14 +4,13 @@ import com.genace.db.Database;
 import com.genace.db.DatabaseConfig;
 import com.genace.db.DatabaseUrl;
 import com.genace.ops.Environment;
+import com.genace.ops.StartedServices;
 import com.genace.ops.db.DbCommand;
 import com.genace.ops.temporal.LocalTemporalServer;
 import com.genace.simulator.GenaceSimulator;
 import com.genace.worker.temporal.TemporalConnection;
 import com.genace.workflows.connection.TemporalSettings;
 import java.net.URI;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -26,7 +25,7 @@ final class BenchServices implements AutoCloseable {
 
   static final String API_KEY = "bench-key";
 
-  private final Deque<AutoCloseable> started = new ArrayDeque<>();
+  private final StartedServices started;
   private final Environment env;
   private final Consumer<String> progress;
   private String databaseUrl;
@@ -40,6 +39,7 @@ final class BenchServices implements AutoCloseable {
   BenchServices(Environment env, Consumer<String> progress) {
     this.env = env;
     this.progress = progress;
+    this.started = new StartedServices(e -> progress.accept("while stopping: " + e.getMessage()));
   }
 
   /** PostgreSQL, migrated; returns its URL as {@code DATABASE_URL} takes it. */
@@ -51,7 +51,7 @@ final class BenchServices implements AutoCloseable {
         progress.accept("PostgreSQL: DATABASE_URL");
       } else {
         progress.accept("starting PostgreSQL (embedded, with pg_stat_statements)");
-        databaseUrl = push(BenchDatabase.start()).url();
+        databaseUrl = started.add(BenchDatabase.start()).url();
       }
       try (Database database = open(2)) {
         database.migrate();
@@ -74,14 +74,14 @@ final class BenchServices implements AutoCloseable {
         progress.accept("Temporal: " + settings);
       } else {
         progress.accept("starting Temporal (the Java test server)");
-        LocalTemporalServer server = push(LocalTemporalServer.start(0));
+        LocalTemporalServer server = started.add(LocalTemporalServer.start(0));
         settings =
             new TemporalSettings(
                 server.address(), LocalTemporalServer.NAMESPACE, false, java.util.Optional.empty());
       }
       temporalAddress = settings.address();
       temporalNamespace = settings.namespace();
-      temporal = push(TemporalConnection.open(settings));
+      temporal = started.add(TemporalConnection.open(settings));
     }
     return temporal;
   }
@@ -99,8 +99,8 @@ final class BenchServices implements AutoCloseable {
         progress.accept("Genace simulator: " + genaceBaseUrl);
       } else {
         progress.accept("starting the Genace simulator");
-        GenaceSimulator started = push(GenaceSimulator.builder().apiKey(API_KEY).start());
-        genaceBaseUrl = started.baseUrl();
+        GenaceSimulator local = started.add(GenaceSimulator.builder().apiKey(API_KEY).start());
+        genaceBaseUrl = local.baseUrl();
         genaceApiKey = API_KEY;
       }
       simulator = new SimulatorControl(genaceBaseUrl, genaceApiKey);
@@ -138,22 +138,8 @@ final class BenchServices implements AutoCloseable {
     return variables;
   }
 
-  private <T extends AutoCloseable> T push(T resource) {
-    started.push(resource);
-    return resource;
-  }
-
   @Override
   public void close() {
-    while (!started.isEmpty()) {
-      try {
-        started.pop().close();
-      } catch (Exception e) {
-        if (e instanceof InterruptedException) {
-          Thread.currentThread().interrupt();
-        }
-        progress.accept("while stopping: " + e.getMessage());
-      }
-    }
+    started.close();
   }
 }

@@ -6,9 +6,9 @@ import com.genace.db.Database;
 import com.genace.db.DatabaseConfig;
 import com.genace.db.DatabaseUrl;
 import com.genace.delivery.LocalDirectoryArtifactStore;
-import com.genace.dispatch.DispatchGate;
 import com.genace.ledger.OperationsLedger;
 import com.genace.observation.PollingPolicy;
+import com.genace.ops.StartedServices;
 import com.genace.ops.TemporaryFiles;
 import com.genace.ops.temporal.LocalTemporalServer;
 import com.genace.simulator.Faults;
@@ -23,10 +23,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -56,7 +53,9 @@ final class DemoStack implements AutoCloseable {
   static final PollingPolicy POLLING =
       new PollingPolicy(Duration.ofMillis(200), Duration.ofSeconds(1), 1.5, 0.2);
 
-  private final Deque<AutoCloseable> started = new ArrayDeque<>();
+  /** Best effort: the process is about to end, and the rest must still be closed. */
+  private final StartedServices started = new StartedServices(e -> {});
+
   final Path directory;
   final OperationsLedger ledger;
   final GenaceSimulator simulator;
@@ -68,20 +67,20 @@ final class DemoStack implements AutoCloseable {
   DemoStack(Consumer<String> progress) {
     try {
       directory = Files.createTempDirectory("genace-demo-");
-      started.push(() -> TemporaryFiles.deleteRecursively(directory));
+      started.add(() -> TemporaryFiles.deleteRecursively(directory));
       progress.accept("PostgreSQL (embedded, real)");
-      EmbeddedDatabase embedded = push(EmbeddedDatabase.start(0));
+      EmbeddedDatabase embedded = started.add(EmbeddedDatabase.start(0));
       Database database =
-          push(
+          started.add(
               Database.open(
                   DatabaseConfig.of(DatabaseUrl.parse(embedded.url())).withMaxPoolSize(20)));
       database.migrate();
       ledger = new OperationsLedger(database.dataSource());
       progress.accept("Genace simulator");
-      simulator = push(GenaceSimulator.builder().apiKey(API_KEY).faults(FAULTS).start());
+      simulator = started.add(GenaceSimulator.builder().apiKey(API_KEY).faults(FAULTS).start());
       progress.accept("Temporal test server");
-      LocalTemporalServer temporal = push(LocalTemporalServer.start(0));
-      TemporalConnection connection = push(temporal.connect());
+      LocalTemporalServer temporal = started.add(LocalTemporalServer.start(0));
+      TemporalConnection connection = started.add(temporal.connect());
       client = connection.generationClient();
       posts =
           new PostOutcomes(
@@ -90,20 +89,19 @@ final class DemoStack implements AutoCloseable {
                       .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(10))));
       progress.accept("workers");
       WorkerFactory factory = WorkerFactory.newInstance(connection.workflowClient());
-      push(
+      started.add(
           () -> {
             factory.shutdownNow();
             factory.awaitTermination(5, TimeUnit.SECONDS);
           });
       GenerationWorkers.Dependencies deps =
-          new GenerationWorkers.Dependencies(
-              ledger,
-              posts,
-              new LocalDirectoryArtifactStore(directory.resolve("artifacts")),
-              WORKER_ID,
-              DispatchGate.OPEN,
-              POLLING,
-              Clock.systemUTC());
+          GenerationWorkers.Dependencies.builder(
+                  ledger,
+                  posts,
+                  new LocalDirectoryArtifactStore(directory.resolve("artifacts")),
+                  WORKER_ID)
+              .polling(POLLING)
+              .build();
       GenerationWorkers.operationsWorker(factory, deps, WorkerOptions.getDefaultInstance());
       GenerationWorkers.dispatchWorker(factory, deps, WorkerOptions.getDefaultInstance());
       factory.start();
@@ -116,22 +114,8 @@ final class DemoStack implements AutoCloseable {
     }
   }
 
-  private <T extends AutoCloseable> T push(T resource) {
-    started.push(resource);
-    return resource;
-  }
-
   @Override
   public void close() {
-    while (!started.isEmpty()) {
-      try {
-        started.pop().close();
-      } catch (Exception e) {
-        if (e instanceof InterruptedException) {
-          Thread.currentThread().interrupt();
-        }
-        // Best effort: the process is about to end; the rest must still be closed.
-      }
-    }
+    started.close();
   }
 }

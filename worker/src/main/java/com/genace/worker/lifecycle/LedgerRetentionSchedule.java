@@ -2,30 +2,17 @@ package com.genace.worker.lifecycle;
 
 import com.genace.lifecycle.RetentionRequest;
 import com.genace.lifecycle.RetentionWorkflow;
-import com.genace.workflows.TaskQueues;
-import io.temporal.api.enums.v1.ScheduleOverlapPolicy;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowOptions;
 import io.temporal.client.schedules.Schedule;
-import io.temporal.client.schedules.ScheduleActionStartWorkflow;
-import io.temporal.client.schedules.ScheduleAlreadyRunningException;
-import io.temporal.client.schedules.ScheduleClient;
-import io.temporal.client.schedules.ScheduleClientOptions;
-import io.temporal.client.schedules.ScheduleIntervalSpec;
-import io.temporal.client.schedules.ScheduleOptions;
-import io.temporal.client.schedules.SchedulePolicy;
-import io.temporal.client.schedules.ScheduleSpec;
 import io.temporal.client.schedules.ScheduleState;
-import io.temporal.client.schedules.ScheduleUpdate;
 import java.time.Duration;
-import java.util.List;
 
 /**
  * The Temporal Schedule that runs the ledger retention ({@link RetentionWorkflow}) every {@link
- * #INTERVAL}, with the retention days and the allowance window as its runs' input. Every worker
- * creates it at start, or updates it to its own settings when it exists (the last worker started
- * sets them, as with the orphan sweeper's). With 0 days (keep everything) the schedule is kept but
- * paused, its note saying why. Overlapping runs are skipped.
+ * #INTERVAL}, with the retention days and the allowance window as its runs' input, as every {@link
+ * FleetSchedule} runs: created or updated by every worker at start (the last worker started sets
+ * them, as with the orphan sweeper's), overlapping runs skipped. With 0 days (keep everything) the
+ * schedule is kept but paused, its note saying why.
  */
 public final class LedgerRetentionSchedule {
 
@@ -45,49 +32,14 @@ public final class LedgerRetentionSchedule {
    *     schedules (the Java test server)
    */
   public static String ensure(WorkflowClient client, RetentionRequest request) {
-    ScheduleClient schedules =
-        ScheduleClient.newInstance(
-            client.getWorkflowServiceStubs(),
-            ScheduleClientOptions.newBuilder()
-                .setNamespace(client.getOptions().getNamespace())
-                .setIdentity(client.getOptions().getIdentity())
-                .build());
-    Schedule schedule = schedule(request);
-    String done;
-    try {
-      schedules.createSchedule(
-          RetentionWorkflow.SCHEDULE_ID, schedule, ScheduleOptions.newBuilder().build());
-      done = "created";
-    } catch (ScheduleAlreadyRunningException exists) {
-      schedules
-          .getHandle(RetentionWorkflow.SCHEDULE_ID)
-          .update(input -> new ScheduleUpdate(schedule));
-      done = "updated";
-    }
+    String done =
+        FleetSchedule.createOrUpdate(client, RetentionWorkflow.SCHEDULE_ID, schedule(request));
     return request.keepsEverything() ? done + ", paused (keeps everything)" : done;
   }
 
   static Schedule schedule(RetentionRequest request) {
-    return Schedule.newBuilder()
-        .setAction(
-            ScheduleActionStartWorkflow.newBuilder()
-                .setWorkflowType(RetentionWorkflow.class)
-                .setArguments(request)
-                .setOptions(
-                    WorkflowOptions.newBuilder()
-                        .setWorkflowId(RetentionWorkflow.WORKFLOW_ID)
-                        .setTaskQueue(TaskQueues.OPERATIONS)
-                        .setWorkflowRunTimeout(Duration.ofMinutes(30))
-                        .build())
-                .build())
-        .setSpec(
-            ScheduleSpec.newBuilder()
-                .setIntervals(List.of(new ScheduleIntervalSpec(INTERVAL)))
-                .build())
-        .setPolicy(
-            SchedulePolicy.newBuilder()
-                .setOverlap(ScheduleOverlapPolicy.SCHEDULE_OVERLAP_POLICY_SKIP)
-                .build())
+    return FleetSchedule.every(
+            INTERVAL, RetentionWorkflow.class, RetentionWorkflow.WORKFLOW_ID, request)
         .setState(
             ScheduleState.newBuilder()
                 .setPaused(request.keepsEverything())

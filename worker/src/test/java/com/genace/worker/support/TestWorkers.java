@@ -10,7 +10,6 @@ import com.genace.dispatch.DispatchGate;
 import com.genace.dispatch.DispatchListener;
 import com.genace.dispatch.SendWindow;
 import com.genace.ledger.OperationsLedger;
-import com.genace.ledger.WaitLimits;
 import com.genace.observation.PollingPolicy;
 import com.genace.review.ReviewSettings;
 import com.genace.stats.ActivityStats;
@@ -42,7 +41,6 @@ public final class TestWorkers {
   public static final ReviewSettings OPERATOR_REVIEWS =
       new ReviewSettings(false, Duration.ofSeconds(1), Duration.ofMillis(100));
 
-  private ActivityStats stats = ActivityStats.NONE;
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
   /**
@@ -55,23 +53,15 @@ public final class TestWorkers {
   /** The read timeout of most tests' Genace clients ({@link GenerationHarness}'s default). */
   public static final Duration READ_TIMEOUT = Duration.ofSeconds(2);
 
-  private final OperationsLedger ledger;
-  private final GenaceClient genace;
-  private final ArtifactStore store;
-  private String workerId = "test-worker";
-  private DispatchGate gate = DispatchGate.OPEN;
-  private PollingPolicy polling = FAST_POLLING;
-  private ReviewSettings review = OPERATOR_REVIEWS;
-  private DispatchListener listener = DispatchListener.NONE;
-  private SpendingAllowance allowance = SpendingAllowance.UNLIMITED;
-  private DispatchCircuit circuit = DispatchCircuit.NONE;
-  private Clock clock = Clock.systemUTC();
-  private SendWindow sendWindow = new SendWindow(READ_TIMEOUT, RECORDING_MARGIN);
+  /** The dependencies as set so far: the test defaults, then each setter's value. */
+  private final GenerationWorkers.Dependencies.Builder dependencies;
 
   private TestWorkers(OperationsLedger ledger, GenaceClient genace, ArtifactStore store) {
-    this.ledger = ledger;
-    this.genace = genace;
-    this.store = store;
+    this.dependencies =
+        GenerationWorkers.Dependencies.builder(ledger, genace, store, "test-worker")
+            .polling(FAST_POLLING)
+            .review(OPERATOR_REVIEWS)
+            .sendWindow(new SendWindow(READ_TIMEOUT, RECORDING_MARGIN));
   }
 
   /** Workers on this ledger, speaking to Genace through {@code genace}, delivering to store. */
@@ -86,73 +76,59 @@ public final class TestWorkers {
   }
 
   public TestWorkers workerId(String value) {
-    this.workerId = value;
+    dependencies.workerId(value);
     return this;
   }
 
   public TestWorkers gate(DispatchGate value) {
-    this.gate = value;
+    dependencies.gate(value);
     return this;
   }
 
   public TestWorkers polling(PollingPolicy value) {
-    this.polling = value;
+    dependencies.polling(value);
     return this;
   }
 
   public TestWorkers review(ReviewSettings value) {
-    this.review = value;
+    dependencies.review(value);
     return this;
   }
 
   public TestWorkers listener(DispatchListener value) {
-    this.listener = value;
+    dependencies.listener(value);
     return this;
   }
 
   public TestWorkers allowance(SpendingAllowance value) {
-    this.allowance = value;
+    dependencies.allowance(value);
     return this;
   }
 
   public TestWorkers circuit(DispatchCircuit value) {
-    this.circuit = value;
+    dependencies.circuit(value);
     return this;
   }
 
   /** How long after its claim a POST may leave: by default for a 2 s read timeout. */
   public TestWorkers sendWindow(SendWindow value) {
-    this.sendWindow = value;
+    dependencies.sendWindow(value);
     return this;
   }
 
   public TestWorkers clock(Clock value) {
-    this.clock = value;
+    dependencies.clock(value);
     return this;
   }
 
   /** The dependencies the activities get: the one place the tests build them. */
   public GenerationWorkers.Dependencies dependencies() {
-    return new GenerationWorkers.Dependencies(
-        ledger,
-        genace,
-        store,
-        workerId,
-        gate,
-        polling,
-        clock,
-        listener,
-        allowance,
-        circuit,
-        review,
-        stats,
-        WaitLimits.DEFAULT,
-        sendWindow);
+    return dependencies.build();
   }
 
   /** Where the activities count what they do (nothing, unless a test reads the counts). */
   public TestWorkers stats(ActivityStats stats) {
-    this.stats = stats;
+    dependencies.stats(stats);
     return this;
   }
 
