@@ -16,7 +16,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -223,15 +222,14 @@ class TransitionTableTest {
   }
 
   private boolean tryUpdate(String id, String phase, String action) throws SQLException {
-    try (Connection connection = db.getConnection();
-        PreparedStatement statement =
-            connection.prepareStatement(
-                "UPDATE app_generation_operations SET phase = ?, next_action = ?"
-                    + " WHERE operation_id = ?")) {
-      statement.setString(1, phase);
-      statement.setString(2, action);
-      statement.setString(3, id);
-      return statement.executeUpdate() == 1;
+    try {
+      return update(
+              "UPDATE app_generation_operations SET phase = ?, next_action = ?"
+                  + " WHERE operation_id = ?",
+              phase,
+              action,
+              id)
+          == 1;
     } catch (PSQLException e) {
       assertThat(e.getServerErrorMessage().getConstraint())
           .as("refused for its pairing")
@@ -241,25 +239,28 @@ class TransitionTableTest {
   }
 
   private void insert(String id, Phase phase) throws SQLException {
-    try (Connection connection = db.getConnection();
-        PreparedStatement statement =
-            connection.prepareStatement(
-                "INSERT INTO app_generation_operations (operation_id, phase, next_action, model,"
-                    + " request) VALUES (?, ?, ?, 'image-v1', '{}')")) {
-      statement.setString(1, id);
-      statement.setString(2, phase.wire());
-      statement.setString(3, phase.nextAction().wire());
-      statement.executeUpdate();
-    }
+    update(
+        "INSERT INTO app_generation_operations (operation_id, phase, next_action, model,"
+            + " request) VALUES (?, ?, ?, 'image-v1', '{}')",
+        id,
+        phase.wire(),
+        phase.nextAction().wire());
   }
 
-  /** Row {@code id} in {@code phase} (with its next action), created if missing. */
+  /** Row {@code id} in {@code phase} (with its next action), created anew. */
   private void reset(String id, Phase phase) throws SQLException {
-    try (Connection connection = db.getConnection();
-        Statement statement = connection.createStatement()) {
-      statement.execute("DELETE FROM app_generation_operations WHERE operation_id = '" + id + "'");
-    }
+    update("DELETE FROM app_generation_operations WHERE operation_id = ?", id);
     insert(id, phase);
+  }
+
+  private int update(String sql, String... texts) throws SQLException {
+    try (Connection connection = db.getConnection();
+        PreparedStatement statement = connection.prepareStatement(sql)) {
+      for (int i = 0; i < texts.length; i++) {
+        statement.setString(i + 1, texts[i]);
+      }
+      return statement.executeUpdate();
+    }
   }
 
   private static String flat(String sql) {
