@@ -46,15 +46,17 @@ final class Claims {
             AND o.next_action = a.action
             AND (a.action <> 'dispatch' OR o.phase = 'pending')
             AND (a.action <> 'observe' OR btrim(coalesce(o.remote_job_id, '')) <> '')
-            AND (o.lease_until IS NULL OR o.lease_until <= clock_timestamp()
-                 OR o.lease_owner = a.owner)
+            AND %s
             %s
           RETURNING o.revision, o.lease_until, o.remote_job_id, o.model, o.account,
                     CASE WHEN a.action = 'dispatch' THEN o.request::text END AS request,
                     CASE WHEN a.action = 'deliver' THEN o.remote_snapshot::text END AS snapshot
           """;
 
-  static final SqlStatement CLAIM = SqlStatement.of("claim", CLAIM_SQL.formatted(""));
+  /** Who may take a lease: anyone while it is free or expired, and its owner. */
+  private static final String TAKEABLE = FencedWrite.leaseFreeOr("o.lease_owner = a.owner");
+
+  static final SqlStatement CLAIM = SqlStatement.of("claim", CLAIM_SQL.formatted(TAKEABLE, ""));
 
   /**
    * {@link #CLAIM} for a dispatch that may go on to POST: it also refuses an operation whose cancel
@@ -62,7 +64,8 @@ final class Claims {
    * send anything. Same parameters as {@link #CLAIM}, whose action must be {@code dispatch}.
    */
   static final SqlStatement CLAIM_TO_POST =
-      SqlStatement.of("claim_to_post", CLAIM_SQL.formatted("AND o.cancel_requested_at IS NULL"));
+      SqlStatement.of(
+          "claim_to_post", CLAIM_SQL.formatted(TAKEABLE, "AND o.cancel_requested_at IS NULL"));
 
   record Claimed(
       long revision,
@@ -117,14 +120,12 @@ final class Claims {
             SET lease_owner = a.owner,
                 lease_until = clock_timestamp() + a.lease_length,
                 revision = o.revision + 1,
-                phase = 'submitting', submitting_since = clock_timestamp(),
-                dispatch_attempts = o.dispatch_attempts + 1,
-                dispatch_outcome = NULL, dispatch_detail = NULL, updated_at = clock_timestamp()
+          %s,
+          %s
             FROM args a
             WHERE o.operation_id = a.operation_id
-              AND o.next_action = a.action AND o.phase = 'pending'
-              AND (o.lease_until IS NULL OR o.lease_until <= clock_timestamp()
-                   OR o.lease_owner = a.owner)
+              AND o.next_action = a.action AND %s
+              AND %s
               AND o.cancel_requested_at IS NULL
               AND NOT EXISTS (SELECT 1 FROM app_worker_controls c
                               WHERE c.name = 'dispatch_paused' AND c.enabled)
@@ -134,14 +135,22 @@ final class Claims {
           log AS (
             INSERT INTO app_generation_transitions
                 (operation_id, revision, owner, event, from_phase, to_phase, accepted, details)
-            SELECT upd.operation_id, upd.revision, a.owner, 'submitting', 'pending', 'submitting',
+            SELECT upd.operation_id, upd.revision, a.owner, '%s', '%s', '%s',
                    true, '{}'::jsonb
             FROM upd CROSS JOIN args a
           )
           SELECT revision, lease_until, remote_job_id, model, account, request,
                  NULL::text AS snapshot
           FROM upd
-          """);
+          """
+              .formatted(
+                  Transitions.SUBMITTING_EVENT.set(),
+                  DispatchWrites.SUBMITTING_COLUMNS.strip(),
+                  Transitions.SUBMITTING_EVENT.permittedWhen(),
+                  TAKEABLE,
+                  Transitions.SUBMITTING_EVENT.name(),
+                  Transitions.SUBMITTING_EVENT.onlyFrom().wire(),
+                  Transitions.SUBMITTING_EVENT.onlyTarget().wire()));
 
   Optional<Claimed> claimToSubmit(String operationId, String owner, Duration lease) {
     return sql.queryOne(
@@ -180,8 +189,7 @@ final class Claims {
           WITH args AS (SELECT ?::text AS operation_id, ?::text AS owner, ?::text AS action),
           div AS (
             UPDATE app_generation_operations o
-            SET phase = 'in_review',
-                next_action = 'reconcile',
+            SET %s,
                 revision = o.revision + 1,
                 lease_owner = NULL,
                 lease_until = NULL,
@@ -195,8 +203,7 @@ final class Claims {
                 updated_at = clock_timestamp()
             FROM args a
             WHERE o.operation_id = a.operation_id
-              AND (o.lease_until IS NULL OR o.lease_until <= clock_timestamp()
-                   OR (a.action = 'observe' AND o.lease_owner = a.owner))
+              AND %s
               AND ((a.action = 'dispatch' AND o.phase = 'submitting')
                    OR (a.action = 'observe' AND o.next_action = 'observe'
                        AND btrim(coalesce(o.remote_job_id, '')) = ''))
@@ -205,9 +212,9 @@ final class Claims {
           log AS (
             INSERT INTO app_generation_transitions
                 (operation_id, revision, owner, event, from_phase, to_phase, accepted, details)
-            SELECT div.operation_id, div.revision, a.owner, 'review_opened',
+            SELECT div.operation_id, div.revision, a.owner, '%s',
                    CASE WHEN a.action = 'dispatch' THEN 'submitting' ELSE 'observing' END,
-                   'in_review', true, jsonb_build_object('reason', div.review_reason)
+                   '%s', true, jsonb_build_object('reason', div.review_reason)
             FROM div CROSS JOIN args a
           )
           SELECT o.*, div.revision AS diverted_revision, div.review_reason AS diverted_reason,
@@ -215,7 +222,12 @@ final class Claims {
           FROM app_generation_operations o
           JOIN args a ON o.operation_id = a.operation_id
           LEFT JOIN div ON true
-          """);
+          """
+              .formatted(
+                  Transitions.REVIEW_OPENED.set(),
+                  FencedWrite.leaseFreeOr("(a.action = 'observe' AND o.lease_owner = a.owner)"),
+                  Transitions.REVIEW_OPENED.name(),
+                  Transitions.REVIEW_OPENED.onlyTarget().wire()));
 
   /** Why a claim acquired nothing: moved to review, or the row as it stands. */
   sealed interface Refusal {}

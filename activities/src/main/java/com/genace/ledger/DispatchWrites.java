@@ -17,32 +17,33 @@ final class DispatchWrites {
     this.sql = sql;
   }
 
+  /**
+   * What entering {@code submitting} records besides the phase, whichever statement makes the move
+   * (this one, or {@link Claims#CLAIM_TO_SUBMIT} with its claim): since when, one more attempt, and
+   * no outcome yet.
+   */
+  static final String SUBMITTING_COLUMNS =
+      """
+      submitting_since = clock_timestamp(),
+      dispatch_attempts = o.dispatch_attempts + 1,
+      dispatch_outcome = NULL, dispatch_detail = NULL, updated_at = clock_timestamp()
+      """;
+
   /** pending → submitting: the evidence that a POST may leave, committed before it does. */
   static final SqlStatement MARK_SUBMITTING =
       FencedWrite.named("mark_submitting")
           .action(NextAction.DISPATCH)
           .args("details jsonb")
-          .set(
-              """
-              phase = 'submitting', submitting_since = clock_timestamp(),
-              dispatch_attempts = o.dispatch_attempts + 1,
-              dispatch_outcome = NULL, dispatch_detail = NULL, updated_at = clock_timestamp()
-              """)
+          .moves(Transitions.SUBMITTING_EVENT)
+          .set(SUBMITTING_COLUMNS)
           // Not once a cancel was requested (V17): a cancel accepted between the claim and this
           // write still stops the POST.
-          .permittedWhen("o.phase = 'pending' AND o.cancel_requested_at IS NULL")
-          .event("submitting")
+          .permittedWhen("o.cancel_requested_at IS NULL")
           .toStatement();
 
   FenceOutcome markSubmitting(Lease lease, String details) {
-    return sql.queryExactlyOne(
-        MARK_SUBMITTING,
-        p ->
-            p.text(lease.operationId()) // operation_id
-                .text(lease.owner()) // lease_owner
-                .bigint(lease.revision()) // revision
-                .json(details), // transitions.details
-        FenceOutcome::read);
+    return FencedWrite.write(
+        sql, MARK_SUBMITTING, lease, p -> p.json(details)); // transitions.details
   }
 
   /**
@@ -60,9 +61,10 @@ final class DispatchWrites {
               "first_poll_in interval",
               "costs jsonb",
               "default_cost bigint")
+          .moves(Transitions.ACCEPTED)
           .set(
               """
-              phase = 'observing', next_action = 'observe', remote_job_id = a.remote_job_id,
+              remote_job_id = a.remote_job_id,
               credits = %s, credits_committed_at = clock_timestamp(),
               dispatch_outcome = 'accepted', dispatch_detail = NULL,
               lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp(),
@@ -71,24 +73,20 @@ final class DispatchWrites {
               observer_activity_id = NULL, observer_traceparent = NULL
               """
                   .formatted(CreditEstimate.SQL_COST))
-          .permittedWhen("o.phase = 'submitting'")
-          .event("accepted")
           .toStatement();
 
   FenceOutcome recordAccepted(
       Lease lease, String details, String remoteJobId, CreditEstimate estimate) {
-    return sql.queryExactlyOne(
+    return FencedWrite.write(
+        sql,
         RECORD_ACCEPTED,
+        lease,
         p ->
-            p.text(lease.operationId()) // operation_id
-                .text(lease.owner()) // lease_owner
-                .bigint(lease.revision()) // revision
-                .json(details) // transitions.details
+            p.json(details) // transitions.details
                 .text(remoteJobId) // remote_job_id
                 .interval(PollSchedule.UNCLAIMED_FIRST_POLL) // poll_due_at - clock_timestamp()
                 .json(estimate.json()) // credits, by the row's model
-                .bigint(estimate.defaultCost()), // credits of a model not listed
-        FenceOutcome::read);
+                .bigint(estimate.defaultCost())); // credits of a model not listed
   }
 
   /** submitting → pending: the POST provably created nothing, so dispatching again is safe. */
@@ -96,26 +94,23 @@ final class DispatchWrites {
       FencedWrite.named("record_not_sent")
           .action(NextAction.DISPATCH)
           .args("details jsonb", "outcome text", "detail text")
+          .moves(Transitions.NOT_SENT)
           .set(
               """
-              phase = 'pending', dispatch_outcome = a.outcome, dispatch_detail = a.detail,
+              dispatch_outcome = a.outcome, dispatch_detail = a.detail,
               lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp()
               """)
-          .permittedWhen("o.phase = 'submitting'")
-          .event("not_sent")
           .toStatement();
 
   FenceOutcome recordNotSent(Lease lease, String details, String outcome, String detail) {
-    return sql.queryExactlyOne(
+    return FencedWrite.write(
+        sql,
         RECORD_NOT_SENT,
+        lease,
         p ->
-            p.text(lease.operationId()) // operation_id
-                .text(lease.owner()) // lease_owner
-                .bigint(lease.revision()) // revision
-                .json(details) // transitions.details
+            p.json(details) // transitions.details
                 .text(outcome) // dispatch_outcome
-                .text(detail), // dispatch_detail
-        FenceOutcome::read);
+                .text(detail)); // dispatch_detail
   }
 
   /** submitting → failed: Genace refused the request and created nothing. */
@@ -123,25 +118,22 @@ final class DispatchWrites {
       FencedWrite.named("record_refused")
           .action(NextAction.DISPATCH)
           .args("details jsonb", "detail text")
+          .moves(Transitions.REFUSED)
           .set(
               """
-              phase = 'failed', next_action = 'none', dispatch_outcome = 'refused',
+              dispatch_outcome = 'refused',
               dispatch_detail = a.detail, failure_reason = a.detail,
               lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp()
               """)
-          .permittedWhen("o.phase = 'submitting'")
-          .event("refused")
           .toStatement();
 
   FenceOutcome recordRefused(Lease lease, String details, String detail) {
-    return sql.queryExactlyOne(
+    return FencedWrite.write(
+        sql,
         RECORD_REFUSED,
+        lease,
         p ->
-            p.text(lease.operationId()) // operation_id
-                .text(lease.owner()) // lease_owner
-                .bigint(lease.revision()) // revision
-                .json(details) // transitions.details
-                .text(detail), // dispatch_detail, failure_reason
-        FenceOutcome::read);
+            p.json(details) // transitions.details
+                .text(detail)); // dispatch_detail, failure_reason
   }
 }

@@ -1,7 +1,10 @@
 package com.genace.ledger;
 
+import com.genace.db.Params;
+import com.genace.db.Sql;
 import com.genace.db.SqlStatement;
 import com.genace.model.NextAction;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -32,11 +35,15 @@ import java.util.regex.Pattern;
  *     FencedWrite.named("record_delivered")
  *         .action(NextAction.DELIVER)
  *         .args("details jsonb", "manifest jsonb")
- *         .set("phase = 'delivered', next_action = 'none', delivery_manifest = a.manifest, ...")
- *         .permittedWhen("o.phase = 'delivering'")
- *         .event("delivered")
+ *         .moves(Transitions.DELIVERED_EVENT)
+ *         .set("delivery_manifest = a.manifest, ...")
  *         .toStatement();
  * }</pre>
+ *
+ * <p>{@link #moves} takes the event, the phases it may leave and the {@code phase} and {@code
+ * next_action} it sets from the table of {@link Transitions}; {@link #set} and {@link
+ * #permittedWhen} add the write's own columns and conditions. A statement runs with {@link #write},
+ * which binds the lease ({@link #bindLease}) before the write's own parameters.
  *
  * <p>In {@link #set}, {@link #permittedWhen} and the other fragments, {@code o} is the operation's
  * row and {@code a} the bound arguments; {@code cur} (in {@link #appliedOnlyIf} and {@link
@@ -58,6 +65,48 @@ final class FencedWrite {
         .formatted(owner, revision, action);
   }
 
+  /** The args row's column of a statement fenced on the lease's action (a parameter). */
+  private static final String LEASE_ACTION = "?::text AS action";
+
+  /**
+   * The lease on row {@code o} is free, or expired by the database's wall clock: no worker holds it
+   * now. The one wording of it; {@link #leaseFreeOr} adds who else may go ahead.
+   */
+  static final String LEASE_FREE = "o.lease_until IS NULL OR o.lease_until <= clock_timestamp()";
+
+  /** {@link #LEASE_FREE}, in parentheses, as one term of a WHERE. */
+  static String leaseFree() {
+    return "(" + LEASE_FREE + ")";
+  }
+
+  /** {@link #LEASE_FREE} or {@code alsoWhen} (such as the same owner's lease), as one term. */
+  static String leaseFreeOr(String alsoWhen) {
+    return "(" + LEASE_FREE + "\n     OR " + alsoWhen + ")";
+  }
+
+  /**
+   * The lease's parameters, in the order every lease-fenced statement declares them: operation id,
+   * owner, revision, and the action when {@code withAction} (a statement fenced on {@linkplain
+   * #actionOfTheLease the lease's action}, a renewal, a release); the one place a lease is bound.
+   */
+  static Params bindLease(Params p, Lease lease, boolean withAction) throws SQLException {
+    p.text(lease.operationId()) // operation_id
+        .text(lease.owner()) // lease_owner
+        .bigint(lease.revision()); // revision
+    return withAction ? p.text(lease.action().wire()) : p; // next_action
+  }
+
+  /**
+   * Runs a fenced write built here under {@code lease}: binds the lease ({@link #bindLease}, with
+   * the action when the statement is {@linkplain #actionOfTheLease fenced on the lease's}) and then
+   * {@code own}, the write's own parameters in the order of its {@link #args}.
+   */
+  static FenceOutcome write(Sql sql, SqlStatement statement, Lease lease, Sql.Binder own) {
+    boolean withAction = statement.sql().contains(LEASE_ACTION);
+    return sql.queryExactlyOne(
+        statement, p -> own.bind(bindLease(p, lease, withAction)), FenceOutcome::read);
+  }
+
   private static final Pattern WORD = Pattern.compile("[a-z][a-z_]*");
   private static final Pattern DECLARATION = Pattern.compile("[a-z][a-z_]* [a-z]+");
 
@@ -69,6 +118,7 @@ final class FencedWrite {
   private String set;
   private String permittedWhen;
   private String event;
+  private Transitions.Event transition;
   private String appliedOnlyIf;
   private String quietWhen;
 
@@ -133,7 +183,21 @@ final class FencedWrite {
     return this;
   }
 
-  /** The UPDATE's SET list (without {@code SET}). */
+  /**
+   * Makes the transition of {@code transition}: its event in the history, the phases it may leave
+   * (before any {@link #permittedWhen}) and the {@code phase} and {@code next_action} it sets
+   * (before any other column of {@link #set}).
+   */
+  FencedWrite moves(Transitions.Event transition) {
+    event(transition.name());
+    this.transition = transition;
+    return this;
+  }
+
+  /**
+   * The UPDATE's SET list (without {@code SET}); after {@link #moves}, the write's own columns
+   * beside the phase and next action.
+   */
   FencedWrite set(String assignments) {
     this.set = assignments;
     return this;
@@ -143,6 +207,7 @@ final class FencedWrite {
    * When the transition is permitted (with the fence held): usually the phases it leaves, such as
    * {@code o.phase = 'pending'}. A fenced write refused by it leaves a {@code not_permitted} row.
    * Added in parentheses after the fence, so it can only narrow the write, whatever it contains.
+   * After {@link #moves}, a condition besides the phases the transition leaves.
    */
   FencedWrite permittedWhen(String condition) {
     this.permittedWhen = condition;
@@ -176,6 +241,14 @@ final class FencedWrite {
 
   SqlStatement toStatement() {
     Objects.requireNonNull(action, () -> name + ": no action to fence on");
+    String set = this.set;
+    String permittedWhen = this.permittedWhen;
+    if (transition != null) {
+      set = set == null ? transition.set() : transition.set() + ",\n" + set.strip();
+      permittedWhen =
+          transition.permittedWhen()
+              + (permittedWhen == null ? "" : " AND " + alone(permittedWhen));
+    }
     Objects.requireNonNull(set, () -> name + ": nothing to set");
     Objects.requireNonNull(permittedWhen, () -> name + ": no condition that permits the write");
     Objects.requireNonNull(event, () -> name + ": no event for the history");
@@ -247,7 +320,7 @@ final class FencedWrite {
     if (fixedAction != null) {
       columns.add("'" + fixedAction.wire() + "'::text AS action");
     } else {
-      columns.add("?::text AS action");
+      columns.add(LEASE_ACTION);
     }
     for (String declaration : args) {
       String[] nameAndType = declaration.split(" ");

@@ -38,11 +38,10 @@ final class LeaseWrites {
         sql.queryOne(
             RENEW,
             p ->
-                p.interval(leaseLength) // lease_until - clock_timestamp()
-                    .text(lease.operationId()) // operation_id
-                    .text(lease.owner()) // lease_owner
-                    .bigint(lease.revision()) // revision
-                    .text(lease.action().wire()), // next_action
+                FencedWrite.bindLease(
+                    p.interval(leaseLength), // lease_until - clock_timestamp()
+                    lease,
+                    true),
             rs -> Sql.instant(rs, "lease_until").orElseThrow());
     return renewed.isPresent()
         ? new FenceOutcome(true, true, 1, renewed)
@@ -61,14 +60,7 @@ final class LeaseWrites {
               .formatted(FencedWrite.fence("?", "?", "?")));
 
   FenceOutcome release(Lease lease) {
-    int released =
-        sql.update(
-            RELEASE,
-            p ->
-                p.text(lease.operationId()) // operation_id
-                    .text(lease.owner()) // lease_owner
-                    .bigint(lease.revision()) // revision
-                    .text(lease.action().wire())); // next_action
+    int released = sql.update(RELEASE, p -> FencedWrite.bindLease(p, lease, true));
     return released == 1
         ? new FenceOutcome(true, true, 1, Optional.empty())
         : denied(lease, "released");
@@ -108,12 +100,7 @@ final class LeaseWrites {
   private FenceOutcome denied(Lease lease, String event) {
     return sql.queryExactlyOne(
         LEASE_DENIED,
-        p ->
-            p.text(lease.operationId()) // operation_id
-                .text(lease.owner()) // lease_owner
-                .bigint(lease.revision()) // revision
-                .text(lease.action().wire()) // next_action
-                .text(event), // transitions.event
+        p -> FencedWrite.bindLease(p, lease, true).text(event), // transitions.event
         FenceOutcome::read);
   }
 }

@@ -33,29 +33,25 @@ final class LifecycleWrites {
       FencedWrite.named("cancel")
           .actionOfTheLease()
           .args("details jsonb", "failure_reason text")
+          .moves(Transitions.CANCELLED)
           .set(
               """
-              phase = 'abandoned', next_action = 'none', failure_reason = a.failure_reason,
+              failure_reason = a.failure_reason,
               lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp(),
               cancel_requested_at = coalesce(o.cancel_requested_at, clock_timestamp()),
               cancel_requested_by = coalesce(o.cancel_requested_by, a.details->>'requested_by'),
               cancel_reason = coalesce(o.cancel_reason, a.details->>'reason')
               """)
-          .permittedWhen("o.phase IN ('pending', 'observing', 'delivering', 'in_review')")
-          .event("cancelled")
           .toStatement();
 
   FenceOutcome cancel(Lease lease, String details, String failureReason) {
-    return sql.queryExactlyOne(
+    return FencedWrite.write(
+        sql,
         CANCEL,
+        lease,
         p ->
-            p.text(lease.operationId()) // operation_id
-                .text(lease.owner()) // lease_owner
-                .bigint(lease.revision()) // revision
-                .text(lease.action().wire()) // next_action
-                .json(details) // transitions.details
-                .text(failureReason), // failure_reason
-        FenceOutcome::read);
+            p.json(details) // transitions.details
+                .text(failureReason)); // failure_reason
   }
 
   /**
@@ -193,7 +189,9 @@ final class LifecycleWrites {
   /**
    * Any unfinished phase → in_review, for an operation whose workflow closed: fenced by the
    * revision the sweeper read (nothing changed since it looked) and a free or expired lease (no
-   * activity is still writing). A row already in review keeps its reason and case; the others get
+   * activity is still writing). The phases it leaves ({@link Transitions#WORKFLOW_CLOSED}: every
+   * unfinished one) are said as {@code next_action <> 'none'}, the same rows by the row rules, as
+   * the sweeper reads them. A row already in review keeps its reason and case; the others get
    * {@code workflow_closed}. The close status is in the history row's details.
    */
   static final SqlStatement SWEEP_TO_REVIEW =
@@ -211,7 +209,7 @@ final class LifecycleWrites {
           upd AS (
             UPDATE app_generation_operations o
             SET revision = o.revision + 1,
-                phase = 'in_review', next_action = 'reconcile',
+          %s,
                 review_reason = CASE WHEN o.phase = 'in_review' THEN o.review_reason
                                      ELSE 'workflow_closed' END,
                 review_opened_at = CASE WHEN o.phase = 'in_review' THEN o.review_opened_at
@@ -222,18 +220,23 @@ final class LifecycleWrites {
             FROM args a
             WHERE o.operation_id = a.operation_id AND o.revision = a.revision
               AND o.next_action <> 'none'
-              AND (o.lease_until IS NULL OR o.lease_until <= clock_timestamp())
+              AND %s
             RETURNING o.operation_id, o.revision
           ),
           log AS (
             INSERT INTO app_generation_transitions
                 (operation_id, revision, owner, event, from_phase, to_phase, accepted, details)
-            SELECT upd.operation_id, upd.revision, a.owner, 'workflow_closed', cur.phase,
-                   'in_review', true, a.details
+            SELECT upd.operation_id, upd.revision, a.owner, '%s', cur.phase,
+                   '%s', true, a.details
             FROM upd CROSS JOIN args a CROSS JOIN cur
           )
           SELECT count(*) AS applied FROM upd
-          """);
+          """
+              .formatted(
+                  Transitions.WORKFLOW_CLOSED.set(),
+                  FencedWrite.leaseFree(),
+                  Transitions.WORKFLOW_CLOSED.name(),
+                  Transitions.WORKFLOW_CLOSED.onlyTarget().wire()));
 
   boolean sweepToReview(String operationId, long revision, String owner, String details) {
     long applied =

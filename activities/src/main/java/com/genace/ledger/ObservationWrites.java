@@ -69,21 +69,18 @@ final class ObservationWrites {
           upd AS (
             UPDATE app_generation_operations o
             SET revision = o.revision + 1,
-          """
-              + RemoteJobWrites.SNAPSHOT_COLUMNS
-              + """
-                ,
+          %s,
+          %s,
                 lease_owner = NULL,
                 lease_until = NULL,
                 poll_due_at = CASE WHEN a.status_rank = 2 THEN NULL ELSE o.poll_due_at END,
                 updated_at = clock_timestamp()
             FROM args a
             WHERE o.operation_id = a.operation_id
-              AND o.phase = 'observing' AND o.next_action = a.action
+              AND %s AND o.next_action = a.action
               AND o.remote_job_id = a.remote_job_id
               AND coalesce(o.remote_status_rank, -1) < a.status_rank
-              AND (o.lease_until IS NULL OR o.lease_until <= clock_timestamp()
-                   OR o.lease_owner = a.owner)
+              AND %s
             RETURNING o.operation_id, o.revision, o.phase
           ),
           log AS (
@@ -102,7 +99,12 @@ final class ObservationWrites {
           SELECT cur.*, (SELECT count(*) FROM upd) AS applied,
                  (SELECT revision FROM upd) AS recorded_revision
           FROM cur
-          """);
+          """
+              .formatted(
+                  Transitions.SNAPSHOT.set(),
+                  RemoteJobWrites.SNAPSHOT_COLUMNS.strip(),
+                  Transitions.SNAPSHOT.permittedWhen(),
+                  FencedWrite.leaseFreeOr("o.lease_owner = a.owner")));
 
   Optional<ObservedSnapshot> record(
       String operationId,

@@ -18,10 +18,11 @@ final class RemoteJobWrites {
   }
 
   /**
-   * What a newer snapshot sets, whichever write records it (this one under the observe lease, or
-   * {@link ObservationWrites#RECORD_OBSERVED_SNAPSHOT} in its place): the status, and the phase it
-   * leads to ({@code succeeded} delivers, {@code failed} and {@code canceled} fail the operation).
-   * Reads {@code a.status}, {@code a.status_rank}, {@code a.snapshot} and {@code a.failure}.
+   * What a newer snapshot sets besides the phase it leads to ({@link Transitions#SNAPSHOT}),
+   * whichever write records it (this one under the observe lease, or {@link
+   * ObservationWrites#RECORD_OBSERVED_SNAPSHOT} in its place): the status, and a failed or canceled
+   * job's reason. Reads {@code a.status}, {@code a.status_rank}, {@code a.snapshot} and {@code
+   * a.failure}.
    */
   static final String SNAPSHOT_COLUMNS =
       """
@@ -29,12 +30,6 @@ final class RemoteJobWrites {
       remote_status_rank = a.status_rank,
       remote_snapshot = a.snapshot,
       remote_observed_at = clock_timestamp(),
-      phase = CASE WHEN a.status = 'succeeded' THEN 'delivering'
-                   WHEN a.status IN ('failed', 'canceled') THEN 'failed'
-                   ELSE o.phase END,
-      next_action = CASE WHEN a.status = 'succeeded' THEN 'deliver'
-                         WHEN a.status IN ('failed', 'canceled') THEN 'none'
-                         ELSE o.next_action END,
       failure_reason = CASE WHEN a.status IN ('failed', 'canceled') THEN a.failure
                             ELSE o.failure_reason END
       """;
@@ -61,8 +56,10 @@ final class RemoteJobWrites {
           .reading(
               "o.remote_status",
               """
-              (o.phase = 'observing'
-               AND coalesce(o.remote_status_rank, -1) < a.status_rank) AS newer""")
+              (%s
+               AND coalesce(o.remote_status_rank, -1) < a.status_rank) AS newer"""
+                  .formatted(Transitions.SNAPSHOT.permittedWhen()))
+          .moves(Transitions.SNAPSHOT)
           .set(
               SNAPSHOT_COLUMNS
                   + """
@@ -71,9 +68,7 @@ final class RemoteJobWrites {
               lease_until = CASE WHEN a.status_rank = 2 THEN NULL ELSE o.lease_until END,
               updated_at = clock_timestamp()
               """)
-          .permittedWhen(
-              "o.phase = 'observing' AND coalesce(o.remote_status_rank, -1) < a.status_rank")
-          .event("snapshot")
+          .permittedWhen("coalesce(o.remote_status_rank, -1) < a.status_rank")
           .appliedOnlyIf("cur.newer")
           .quietWhen(
               """
@@ -83,18 +78,16 @@ final class RemoteJobWrites {
 
   FenceOutcome recordSnapshot(
       Lease lease, String details, RemoteStatus status, String snapshotJson, String failureReason) {
-    return sql.queryExactlyOne(
+    return FencedWrite.write(
+        sql,
         RECORD_SNAPSHOT,
+        lease,
         p ->
-            p.text(lease.operationId()) // operation_id
-                .text(lease.owner()) // lease_owner
-                .bigint(lease.revision()) // revision
-                .json(details) // transitions.details
+            p.json(details) // transitions.details
                 .text(status.wire()) // remote_status
                 .integer(status.rank()) // remote_status_rank
                 .json(snapshotJson) // remote_snapshot
-                .text(failureReason), // failure_reason (failed, canceled)
-        FenceOutcome::read);
+                .text(failureReason)); // failure_reason (failed, canceled)
   }
 
   /** delivering → delivered: every artifact is in the store, the manifest says where. */
@@ -102,24 +95,21 @@ final class RemoteJobWrites {
       FencedWrite.named("record_delivered")
           .action(NextAction.DELIVER)
           .args("details jsonb", "manifest jsonb")
+          .moves(Transitions.DELIVERED_EVENT)
           .set(
               """
-              phase = 'delivered', next_action = 'none', delivery_manifest = a.manifest,
+              delivery_manifest = a.manifest,
               lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp()
               """)
-          .permittedWhen("o.phase = 'delivering'")
-          .event("delivered")
           .toStatement();
 
   FenceOutcome recordDelivered(Lease lease, String details, String manifestJson) {
-    return sql.queryExactlyOne(
+    return FencedWrite.write(
+        sql,
         RECORD_DELIVERED,
+        lease,
         p ->
-            p.text(lease.operationId()) // operation_id
-                .text(lease.owner()) // lease_owner
-                .bigint(lease.revision()) // revision
-                .json(details) // transitions.details
-                .json(manifestJson), // delivery_manifest
-        FenceOutcome::read);
+            p.json(details) // transitions.details
+                .json(manifestJson)); // delivery_manifest
   }
 }

@@ -21,9 +21,9 @@ final class ReviewWrites {
       FencedWrite.named("open_review")
           .actionOfTheLease()
           .args("details jsonb", "reason text", "detail text")
+          .moves(Transitions.REVIEW_OPENED)
           .set(
               """
-              phase = 'in_review', next_action = 'reconcile',
               review_reason = a.reason, review_opened_at = clock_timestamp(),
               review_resolution = NULL, review_resolved_by = NULL,
               review_resolved_at = NULL, review_note = NULL,
@@ -33,22 +33,17 @@ final class ReviewWrites {
                                      ELSE o.dispatch_detail END,
               lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp()
               """)
-          .permittedWhen("o.phase IN ('pending', 'submitting', 'observing')")
-          .event("review_opened")
           .toStatement();
 
   FenceOutcome openReview(Lease lease, String details, String reason, String detail) {
-    return sql.queryExactlyOne(
+    return FencedWrite.write(
+        sql,
         OPEN_REVIEW,
+        lease,
         p ->
-            p.text(lease.operationId()) // operation_id
-                .text(lease.owner()) // lease_owner
-                .bigint(lease.revision()) // revision
-                .text(lease.action().wire()) // next_action
-                .json(details) // transitions.details
+            p.json(details) // transitions.details
                 .text(reason) // review_reason
-                .text(detail), // dispatch_detail
-        FenceOutcome::read);
+                .text(detail)); // dispatch_detail
   }
 
   /**
@@ -70,14 +65,9 @@ final class ReviewWrites {
               "first_poll_in interval",
               "costs jsonb",
               "default_cost bigint")
+          .moves(Transitions.REVIEW_RESOLVED)
           .set(
               """
-              phase = CASE a.decision WHEN 'found_remote_job' THEN 'observing'
-                                      WHEN 'not_submitted' THEN 'pending'
-                                      ELSE 'abandoned' END,
-              next_action = CASE a.decision WHEN 'found_remote_job' THEN 'observe'
-                                            WHEN 'not_submitted' THEN 'dispatch'
-                                            ELSE 'none' END,
               remote_job_id = CASE WHEN a.decision = 'found_remote_job' THEN a.remote_job_id
                                    ELSE o.remote_job_id END,
               credits = CASE WHEN a.decision = 'found_remote_job'
@@ -98,8 +88,6 @@ final class ReviewWrites {
               lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp()
               """
                   .formatted(CreditEstimate.SQL_COST))
-          .permittedWhen("o.phase = 'in_review'")
-          .event("review_resolved")
           .toStatement();
 
   FenceOutcome resolveReview(
@@ -110,20 +98,18 @@ final class ReviewWrites {
       String resolvedBy,
       String note,
       CreditEstimate estimate) {
-    return sql.queryExactlyOne(
+    return FencedWrite.write(
+        sql,
         RESOLVE_REVIEW,
+        lease,
         p ->
-            p.text(lease.operationId()) // operation_id
-                .text(lease.owner()) // lease_owner
-                .bigint(lease.revision()) // revision
-                .json(details) // transitions.details
+            p.json(details) // transitions.details
                 .text(decision) // review_resolution
                 .text(remoteJobId) // remote_job_id (found_remote_job only)
                 .text(resolvedBy) // review_resolved_by
                 .text(note) // review_note, failure_reason (abandon)
                 .interval(PollSchedule.UNCLAIMED_FIRST_POLL) // poll_due_at (found_remote_job)
                 .json(estimate.json()) // credits (found_remote_job), by the row's model
-                .bigint(estimate.defaultCost()), // credits of a model not listed
-        FenceOutcome::read);
+                .bigint(estimate.defaultCost())); // credits of a model not listed
   }
 }

@@ -92,11 +92,7 @@ final class WaitingTooLong {
   boolean deliveryFailed(Lease lease, String reason) {
     return sql.update(
             DELIVERY_FAILED,
-            p ->
-                p.text(reason) // delivery_failure
-                    .text(lease.operationId()) // operation_id
-                    .text(lease.owner()) // lease_owner
-                    .bigint(lease.revision())) // revision
+            p -> FencedWrite.bindLease(p.text(reason), lease, false)) // delivery_failure, lease
         == 1;
   }
 

@@ -58,15 +58,13 @@ class FencedWriteTest {
           .toStatement();
 
   private FenceOutcome write(SqlStatement statement, Lease lease) {
-    return sql.queryExactlyOne(
+    return FencedWrite.write(
+        sql,
         statement,
+        lease,
         p ->
-            p.text(lease.operationId()) // operation_id
-                .text(lease.owner()) // lease_owner
-                .bigint(lease.revision()) // revision
-                .json("{\"by\": \"" + lease.owner() + "\"}") // transitions.details
-                .text("noted by " + lease.owner()), // failure_reason
-        FenceOutcome::read);
+            p.json("{\"by\": \"" + lease.owner() + "\"}") // transitions.details
+                .text("noted by " + lease.owner())); // failure_reason
   }
 
   /** Claimed by {@code stale}, expired, then claimed by another worker: {@code stale}'s lease. */
