@@ -4,6 +4,7 @@ import com.genace.db.Sql;
 import com.genace.db.SqlStatement;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
@@ -180,19 +181,26 @@ public final class DispatchAllowance implements SpendingAllowance {
 
     /** Null when fewer slices than expected were there to lock. */
     private List<ScopeUse> decide(Sql tx, boolean whole, long expected) {
-      long locked =
-          tx.queryExactlyOne(
-              whole ? LOCK_ALL_SLICES : LOCK_HOME_SLICE,
-              p -> {
-                p.text(fleetScope).text(accountScope); // slices.scope
-                if (!whole) {
-                  p.integer(home); // slices.slice
-                }
-              },
-              rs -> rs.getLong(1));
-      if (locked < expected) {
-        return null;
+      int slice = home;
+      Optional<Integer> free = whole ? Optional.empty() : lockFreeSlice(tx);
+      if (free.isPresent()) {
+        slice = free.get();
+      } else {
+        long locked =
+            tx.queryExactlyOne(
+                whole ? LOCK_ALL_SLICES : LOCK_HOME_SLICE,
+                p -> {
+                  p.text(fleetScope).text(accountScope); // slices.scope
+                  if (!whole) {
+                    p.integer(home); // slices.slice
+                  }
+                },
+                rs -> rs.getLong(1));
+        if (locked < expected) {
+          return null;
+        }
       }
+      int counted = slice;
       return tx.query(
           RESERVE,
           p ->
@@ -201,7 +209,7 @@ public final class DispatchAllowance implements SpendingAllowance {
                   .bigint(credits) // reservations.credits
                   .text(fleetScope) // slices.scope, fleet
                   .text(accountScope) // slices.scope, account
-                  .integer(home) // slices.slice
+                  .integer(counted) // slices.slice
                   .bool(whole) // every slice locked
                   .interval(policy.window()) // slices.window_start + window
                   .bigint(policy.globalCredits())
@@ -210,9 +218,63 @@ public final class DispatchAllowance implements SpendingAllowance {
                   .bigint(policy.accountMaxInFlight()),
           ScopeUse::read);
     }
+
+    /**
+     * The first slice, from the home slice on, whose rows in every limited scope no other
+     * reservation holds; locked without waiting. Empty when all are held, or none exist yet.
+     */
+    private Optional<Integer> lockFreeSlice(Sql tx) {
+      if (fleetScope != null && accountScope != null) {
+        return tx.queryOne(
+            LOCK_FREE_SLICE_PAIR,
+            p ->
+                p.text(accountScope) // slices.scope, account
+                    .text(fleetScope) // slices.scope, fleet
+                    .integer(home), // slices.slice, first
+            rs -> rs.getInt(1));
+      }
+      return tx.queryOne(
+          LOCK_FREE_SLICE,
+          p ->
+              p.text(fleetScope != null ? fleetScope : accountScope) // slices.scope
+                  .integer(home), // slices.slice, first
+          rs -> rs.getInt(1));
+    }
   }
 
-  /** Locks the limited scopes' home slices, fleet first: returns how many exist. */
+  /**
+   * A free slice of one scope, from the home slice on: {@code SKIP LOCKED}, so a reservation never
+   * waits here for another.
+   */
+  static final SqlStatement LOCK_FREE_SLICE =
+      SqlStatement.of(
+          "lock_free_slice",
+          """
+          SELECT slice FROM app_allowance_slices
+          WHERE scope = ?
+          ORDER BY slice < ?::int, slice
+          LIMIT 1
+          FOR UPDATE SKIP LOCKED
+          """);
+
+  /** The same slice of the fleet and of the account, both free, from the home slice on. */
+  static final SqlStatement LOCK_FREE_SLICE_PAIR =
+      SqlStatement.of(
+          "lock_free_slice_pair",
+          """
+          SELECT f.slice
+          FROM app_allowance_slices f
+          JOIN app_allowance_slices a ON a.scope = ? AND a.slice = f.slice
+          WHERE f.scope = ?
+          ORDER BY f.slice < ?::int, f.slice
+          LIMIT 1
+          FOR UPDATE OF f, a SKIP LOCKED
+          """);
+
+  /**
+   * Locks the limited scopes' home slices, fleet first, waiting for them (all slices were held by
+   * others): returns how many exist.
+   */
   static final SqlStatement LOCK_HOME_SLICE =
       SqlStatement.of(
           "lock_home_slice",

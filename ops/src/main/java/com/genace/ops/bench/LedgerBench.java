@@ -39,15 +39,15 @@ import javax.sql.DataSource;
  *       lease so that the next claim of the row succeeds again: one statement.
  *   <li>Both on the same pool of exactly {@code clients} connections, in A B B A slices ({@link
  *       SideBySide}).
- *   <li>Dispatch, on {@value #ROWS_PER_CLIENT} {@code pending} operations per client, all of one
- *       account, side by side in the same A B B A slices. Unlimited: {@code claimToSubmit} → {@code
- *       recordNotSent}, two statements per cycle, as a dispatcher with no allowance runs them.
- *       Allowance: {@code claimToPost} → {@code reserve} (its home slices' lock and the
- *       reservation) → {@code markSubmitting} → {@code recordNotSent} → {@code settle} (released),
- *       six statements per cycle (a reservation that has to lock every slice runs more, which are
- *       not counted: they can only lower its rate), with a policy limited fleet-wide and per
- *       account that the bench never reaches. {@code allowance_ratio} = allowance / unlimited
- *       statements per second.
+ *   <li>Dispatch of a new operation whose POST is accepted, all of one account, side by side in the
+ *       same A B B A slices. Unlimited: {@code create} → {@code claimToSubmit} → {@code
+ *       recordAccepted}, three statements, as a dispatcher with no allowance runs them. Allowance:
+ *       {@code create} → {@code claimToPost} → {@code reserve} (a free slice's lock and the
+ *       reservation) → {@code markSubmitting} → {@code recordAccepted} → {@code settle} (spent),
+ *       seven statements (a reservation that has to lock every slice runs more, which are not
+ *       counted: they can only lower its rate), with a policy limited fleet-wide and per account
+ *       that the bench never reaches. {@code allowance_ratio} = allowance / unlimited statements
+ *       per second.
  *   <li>Allowance: the median of {@value #RESERVE_SAMPLES} {@code reserve} calls (each settled as
  *       spent) with a finite policy, before and after {@value #PAST_RESERVATIONS} past reservations
  *       spread over the last week are inserted.
@@ -89,6 +89,10 @@ final class LedgerBench {
   private final Consumer<String> progress;
   private final String prefix = "bench-" + UUID.randomUUID().toString().substring(0, 8) + "-";
 
+  /** Numbers the dispatch cycles' new operations: a slice's iterations start again at 0. */
+  private final java.util.concurrent.atomic.AtomicLong dispatched =
+      new java.util.concurrent.atomic.AtomicLong();
+
   LedgerBench(BenchServices services, Consumer<String> progress) {
     this.services = services;
     this.progress = progress;
@@ -111,7 +115,6 @@ final class LedgerBench {
                     measured,
                     WARM_UP);
         DispatchAllowance allowance = new DispatchAllowance(dataSource, POLICY);
-        List<List<String>> pending = preparePending(ledger, clients);
         progress.accept(
             "dispatch with an allowance vs without: "
                 + clients
@@ -121,8 +124,8 @@ final class LedgerBench {
         List<SideBySide.Totals> dispatch =
             new SideBySide(clients)
                 .run(
-                    (client, i) -> allowanceDispatch(ledger, allowance, pending.get(client), i),
-                    (client, i) -> unlimitedDispatch(ledger, pending.get(client), i),
+                    (client, i) -> allowanceDispatch(ledger, allowance, client, i),
+                    (client, i) -> unlimitedDispatch(ledger, client, i),
                     measured,
                     WARM_UP);
         progress.accept("allowance: reserve on an empty history");
@@ -188,33 +191,26 @@ final class LedgerBench {
     return rows;
   }
 
-  /** Per client, operations in {@code pending}, of the bench's one account. */
-  private List<List<String>> preparePending(OperationsLedger ledger, int clients) {
-    List<List<String>> rows = new ArrayList<>();
-    for (int client = 0; client < clients; client++) {
-      List<String> ids = new ArrayList<>();
-      for (int i = 0; i < ROWS_PER_CLIENT; i++) {
-        String id = prefix + "d" + client + "-" + i;
-        ledger.create(new NewOperation(id, "image-v1", "{\"prompt\":\"bench\"}", ACCOUNT));
-        ids.add(id);
-      }
-      rows.add(ids);
-    }
-    return rows;
-  }
-
-  /** A dispatch with no allowance whose POST does not leave: claim to submit, not sent. */
-  private static long unlimitedDispatch(OperationsLedger ledger, List<String> ids, long i) {
-    String id = ids.get((int) (i % ids.size()));
+  /**
+   * A dispatch with no allowance whose POST was accepted, of a new operation: create, claim to
+   * submit, accepted.
+   */
+  private long unlimitedDispatch(OperationsLedger ledger, int client, long i) {
+    String id = prefix + "u" + client + "-" + dispatched.incrementAndGet();
+    ledger.create(new NewOperation(id, "image-v1", "{\"prompt\":\"bench\"}", ACCOUNT));
     Lease lease = acquired(ledger.claimToSubmit(id, "bench-dispatch"));
-    notSent(ledger, lease);
-    return 2;
+    accepted(ledger, lease);
+    return 3;
   }
 
-  /** The same with a limited allowance: claim, reserve, submitting, not sent, settle (released). */
-  private static long allowanceDispatch(
-      OperationsLedger ledger, DispatchAllowance allowance, List<String> ids, long i) {
-    String id = ids.get((int) (i % ids.size()));
+  /**
+   * The same with a limited allowance: create, claim, reserve, submitting, accepted, settle
+   * (spent).
+   */
+  private long allowanceDispatch(
+      OperationsLedger ledger, DispatchAllowance allowance, int client, long i) {
+    String id = prefix + "a" + client + "-" + dispatched.incrementAndGet();
+    ledger.create(new NewOperation(id, "image-v1", "{\"prompt\":\"bench\"}", ACCOUNT));
     ClaimResult.Acquired claim = acquiredClaim(ledger.claimToPost(id, "bench-dispatch"));
     if (!allowance.reserve(id, claim.account(), claim.model()).granted()) {
       throw new IllegalStateException("the bench's allowance refused a reservation");
@@ -222,13 +218,13 @@ final class LedgerBench {
     if (ledger.markSubmitting(claim.lease()) != WriteResult.APPLIED) {
       throw new IllegalStateException("the bench could not mark " + id + " submitting");
     }
-    notSent(ledger, claim.lease());
-    allowance.settle(id, false);
-    return 6;
+    accepted(ledger, claim.lease());
+    allowance.settle(id, true);
+    return 7;
   }
 
-  private static void notSent(OperationsLedger ledger, Lease lease) {
-    if (ledger.recordNotSent(lease, "not_sent", "bench") != WriteResult.APPLIED) {
+  private static void accepted(OperationsLedger ledger, Lease lease) {
+    if (ledger.recordAccepted(lease, "gen_" + lease.operationId()) != WriteResult.APPLIED) {
       throw new IllegalStateException("the bench could not record " + lease.operationId());
     }
   }
@@ -342,6 +338,9 @@ final class LedgerBench {
       execute(
           dataSource,
           "DELETE FROM app_dispatch_reservations WHERE operation_id LIKE '" + prefix + "%'");
+      execute(
+          dataSource,
+          "DELETE FROM app_generation_transitions WHERE operation_id LIKE '" + prefix + "%'");
       execute(
           dataSource,
           "DELETE FROM app_generation_operations WHERE operation_id LIKE '" + prefix + "%'");
