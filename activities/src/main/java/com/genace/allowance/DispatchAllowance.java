@@ -13,19 +13,20 @@ import javax.sql.DataSource;
  * reservation is one short transaction, never held across a network call.
  *
  * <p>Each scope's counter is split into {@value #SLICES} slices ({@code app_allowance_slices}), so
- * that reservations do not queue on one row: an operation's home slice is its id's hash. Each slice
- * holds a budget (credits, and dispatches in flight) out of the scope's limits; the budgets add up
- * to the limits. A reservation:
+ * that reservations do not queue on one row. Each slice holds a budget (credits, and dispatches in
+ * flight) out of the scope's limits; the budgets add up to the limits. A reservation:
  *
  * <ol>
- *   <li>locks its home slice of each scope that has a limit (none when nothing is limited), and in
- *       one statement (a fresh snapshot, so every reservation committed by an earlier holder of the
- *       lock is seen) voids this operation's earlier reservation, counts the slice's dispatches in
- *       flight and admits the reservation if it fits the slice's budget: granted, done;
- *   <li>otherwise, in a second transaction, locks every slice of those scopes (in the same order,
- *       so no two reservations deadlock), decides on their sums exactly as one counter would, and
- *       shares out again what the limits leave, so that the next reservations find budget in their
- *       own slices. A scope's window starts here too, for all its slices at once.
+ *   <li>locks the first slice, from its operation's home slice (its id's hash) on, that no other
+ *       reservation holds in any scope that has a limit ({@code SKIP LOCKED}; it waits for its home
+ *       slice only when all are held; nothing at all when nothing is limited), and in one statement
+ *       (a fresh snapshot, so every reservation committed by an earlier holder of the lock is seen)
+ *       voids this operation's earlier reservation, counts the slice's dispatches in flight and
+ *       admits the reservation if it fits the slice's budget: granted, done;
+ *   <li>otherwise, in a second transaction, locks every slice of those scopes (in order: scope,
+ *       then slice, so no two reservations deadlock), decides on their sums exactly as one counter
+ *       would, and shares out again what the limits leave, so that the next reservations find
+ *       budget in their own slices. A scope's window starts here too, for all its slices at once.
  * </ol>
  *
  * <p>Why the promise holds: a slice admits on its own only within its budget, and the budgets add
@@ -103,7 +104,7 @@ public final class DispatchAllowance implements SpendingAllowance {
    */
   public static final int SLICES = 16;
 
-  /** The operation's home slice: the same for every attempt, so a retry finds its reservation. */
+  /** The operation's home slice: where its reservations look first for a free slice. */
   static int homeSlice(String operationId) {
     return Math.floorMod(operationId.hashCode(), SLICES);
   }
