@@ -32,22 +32,27 @@ class AllowanceScaleTest {
         "ANALYZE app_generation_operations",
         "ANALYZE app_dispatch_reservations");
 
-    List<String> reserve =
-        QueryPlans.explain(
-            db,
-            DispatchAllowance.RESERVE.sql(),
-            s -> {
-              s.setString(1, "op-1");
-              s.setString(2, "acct-1");
-              s.setLong(3, 1);
-              s.setString(4, "*");
-              s.setString(5, "account:acct-1");
-              s.setString(6, "3600000 milliseconds");
-              s.setLong(7, 1000);
-              s.setLong(8, 1000);
-              s.setInt(9, 10);
-              s.setInt(10, 10);
-            });
+    List<List<String>> reserve = new java.util.ArrayList<>();
+    for (boolean whole : List.of(false, true)) {
+      reserve.add(
+          QueryPlans.explain(
+              db,
+              DispatchAllowance.RESERVE.sql(),
+              s -> {
+                s.setString(1, "op-1");
+                s.setString(2, "acct-1");
+                s.setLong(3, 1);
+                s.setString(4, "*");
+                s.setString(5, "account:acct-1");
+                s.setInt(6, DispatchAllowance.homeSlice("op-1"));
+                s.setBoolean(7, whole);
+                s.setString(8, "3600000 milliseconds");
+                s.setLong(9, 1000);
+                s.setLong(10, 1000);
+                s.setLong(11, 10);
+                s.setLong(12, 10);
+              }));
+    }
     List<String> usage =
         QueryPlans.explain(
             db,
@@ -57,7 +62,7 @@ class AllowanceScaleTest {
               s.setBoolean(2, true);
             });
 
-    for (List<String> plan : List.of(reserve, usage)) {
+    for (List<String> plan : List.of(reserve.get(0), reserve.get(1), usage)) {
       assertThat(String.join("\n", plan))
           .doesNotContain("Seq Scan on app_dispatch_reservations")
           .doesNotContain("Seq Scan on app_generation_operations");

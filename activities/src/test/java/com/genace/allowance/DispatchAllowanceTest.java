@@ -121,18 +121,31 @@ class DispatchAllowanceTest {
   void a_reservation_waits_for_one_in_progress_elsewhere_and_then_sees_it(DataSource db)
       throws Exception {
     DispatchAllowance allowance = new DispatchAllowance(db, policy(1, 100, 100, 100));
+    create(db, "op-0", "acme");
     create(db, "op-1", "acme");
     create(db, "op-2", "acme");
-    execute(db, "INSERT INTO app_allowance_counters VALUES ('*', clock_timestamp(), 0)");
+    // The scope's slices exist, their window is current and the one credit is shared out.
+    assertThat(allowance.reserve("op-0", "acme", "image-v1").granted()).isTrue();
+    allowance.settle("op-0", false);
+    int home = DispatchAllowance.homeSlice("op-1");
     try (Connection other = db.getConnection()) {
-      // Another worker is half-way through reserving the last credit.
+      // Another worker is half-way through reserving the last credit, every slice locked, as a
+      // reservation that shares the budgets out again holds them.
       other.setAutoCommit(false);
       try (Statement statement = other.createStatement()) {
-        statement.execute("SELECT 1 FROM app_allowance_counters WHERE scope = '*' FOR UPDATE");
         statement.execute(
-            "INSERT INTO app_dispatch_reservations (operation_id, account, credits, state)"
-                + " VALUES ('op-1', 'acme', 1, 'in_flight')");
-        statement.execute("UPDATE app_allowance_counters SET credits = 1 WHERE scope = '*'");
+            "SELECT 1 FROM app_allowance_slices WHERE scope = '*' ORDER BY slice FOR UPDATE");
+        statement.execute(
+            "INSERT INTO app_dispatch_reservations (operation_id, account, credits, state, slice)"
+                + " VALUES ('op-1', 'acme', 1, 'in_flight', "
+                + home
+                + ")");
+        statement.execute(
+            "UPDATE app_allowance_slices SET credits = CASE WHEN slice = "
+                + home
+                + " THEN 1 ELSE 0 END, credit_budget = CASE WHEN slice = "
+                + home
+                + " THEN 1 ELSE 0 END WHERE scope = '*'");
       }
       CompletableFuture<SpendingAllowance.Reservation> mine =
           CompletableFuture.supplyAsync(() -> allowance.reserve("op-2", "acme", "image-v1"));
@@ -155,11 +168,12 @@ class DispatchAllowanceTest {
     create(db, "op-b1", "globex");
     assertThat(allowance.reserve("op-a1", "acme", "image-v1").granted()).isTrue();
     try (Connection other = db.getConnection()) {
-      // A reservation for acme is in progress and holds acme's counter.
+      // A reservation for acme is in progress and holds all of acme's slices.
       other.setAutoCommit(false);
       try (Statement statement = other.createStatement()) {
         statement.execute(
-            "SELECT 1 FROM app_allowance_counters WHERE scope = 'account:acme' FOR UPDATE");
+            "SELECT 1 FROM app_allowance_slices WHERE scope = 'account:acme' ORDER BY slice"
+                + " FOR UPDATE");
       }
 
       CompletableFuture<SpendingAllowance.Reservation> globex =
@@ -167,7 +181,7 @@ class DispatchAllowanceTest {
       CompletableFuture<SpendingAllowance.Reservation> acme =
           CompletableFuture.supplyAsync(() -> allowance.reserve("op-a2", "acme", "image-v1"));
 
-      // globex completes while acme's row stays locked; acme's own reservation waits for it
+      // globex completes while acme's slices stay locked; acme's own reservation waits for it
       // and gives up at the pool's lock timeout.
       assertThat(globex.get(30, TimeUnit.SECONDS).granted()).isTrue();
       assertThatThrownBy(() -> acme.get(30, TimeUnit.SECONDS))
@@ -230,7 +244,7 @@ class DispatchAllowanceTest {
         try (ResultSet rs =
             statement.executeQuery(
                 "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                    + " AND query LIKE '%app_allowance_counters%'")) {
+                    + " AND query LIKE '%app_allowance_slices%'")) {
           if (rs.next()) {
             return;
           }

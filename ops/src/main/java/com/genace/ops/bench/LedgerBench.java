@@ -8,6 +8,7 @@ import com.genace.ledger.Lease;
 import com.genace.ledger.NewOperation;
 import com.genace.ledger.OperationsLedger;
 import com.genace.ledger.RenewResult;
+import com.genace.ledger.WriteResult;
 import com.genace.model.NextAction;
 import com.genace.model.RemoteStatus;
 import java.sql.Connection;
@@ -25,7 +26,8 @@ import javax.sql.DataSource;
 
 /**
  * {@code bench ledger}: the ledger's lease cycle against a bare claim {@code UPDATE} (the lease
- * rules of docs/ledger.md), then the allowance's reserve on an empty and on a long history.
+ * rules of docs/ledger.md), the dispatch cycle with a limited allowance against the same without
+ * one, then the allowance's reserve on an empty and on a long history.
  *
  * <ol>
  *   <li>Each client gets its own {@value #ROWS_PER_CLIENT} operations in {@code observing} (made
@@ -37,6 +39,15 @@ import javax.sql.DataSource;
  *       lease so that the next claim of the row succeeds again: one statement.
  *   <li>Both on the same pool of exactly {@code clients} connections, in A B B A slices ({@link
  *       SideBySide}).
+ *   <li>Dispatch of a new operation whose POST is accepted, all of one account, side by side in the
+ *       same A B B A slices. Unlimited: {@code create} → {@code claimToSubmit} → {@code
+ *       recordAccepted}, three statements, as a dispatcher with no allowance runs them. Allowance:
+ *       {@code create} → {@code claimToPost} → {@code reserve} (a free slice's lock and the
+ *       reservation) → {@code markSubmitting} → {@code recordAccepted} → {@code settle} (spent),
+ *       seven statements (a reservation that has to lock every slice runs more, which are not
+ *       counted: they can only lower its rate), with a policy limited fleet-wide and per account
+ *       that the bench never reaches. {@code allowance_ratio} = allowance / unlimited statements
+ *       per second.
  *   <li>Allowance: the median of {@value #RESERVE_SAMPLES} {@code reserve} calls (each settled as
  *       spent) with a finite policy, before and after {@value #PAST_RESERVATIONS} past reservations
  *       spread over the last week are inserted.
@@ -78,6 +89,10 @@ final class LedgerBench {
   private final Consumer<String> progress;
   private final String prefix = "bench-" + UUID.randomUUID().toString().substring(0, 8) + "-";
 
+  /** Numbers the dispatch cycles' new operations: a slice's iterations start again at 0. */
+  private final java.util.concurrent.atomic.AtomicLong dispatched =
+      new java.util.concurrent.atomic.AtomicLong();
+
   LedgerBench(BenchServices services, Consumer<String> progress) {
     this.services = services;
     this.progress = progress;
@@ -99,8 +114,21 @@ final class LedgerBench {
                     (client, i) -> bareClaim(dataSource, rows.get(client), client, i),
                     measured,
                     WARM_UP);
-        progress.accept("allowance: reserve on an empty history");
         DispatchAllowance allowance = new DispatchAllowance(dataSource, POLICY);
+        progress.accept(
+            "dispatch with an allowance vs without: "
+                + clients
+                + " clients, "
+                + measured.toSeconds()
+                + " s");
+        List<SideBySide.Totals> dispatch =
+            new SideBySide(clients)
+                .run(
+                    (client, i) -> allowanceDispatch(ledger, allowance, client, i),
+                    (client, i) -> unlimitedDispatch(ledger, client, i),
+                    measured,
+                    WARM_UP);
+        progress.accept("allowance: reserve on an empty history");
         long reservationsBefore =
             count(dataSource, "SELECT count(*) FROM app_dispatch_reservations");
         Double empty = reserveMillis(ledger, allowance, "empty-");
@@ -110,11 +138,16 @@ final class LedgerBench {
         Double full = reserveMillis(ledger, allowance, "full-");
         Double ours = totals.get(0).perSecond();
         Double bare = totals.get(1).perSecond();
+        Double limited = dispatch.get(0).perSecond();
+        Double unlimited = dispatch.get(1).perSecond();
         return new BenchReport("ledger")
             .put("clients", clients)
             .put("ours_statements_per_s", ours)
             .put("bare_statements_per_s", bare)
             .put("ratio", Figures.ratio(ours, bare))
+            .put("dispatch_unlimited_statements_per_s", unlimited)
+            .put("dispatch_allowance_statements_per_s", limited)
+            .put("allowance_ratio", Figures.ratio(limited, unlimited))
             .put("allowance_reserve_ms_empty", empty)
             .put("allowance_reserve_ms_100k", full)
             .put("allowance_reserve_ratio", Figures.ratio(full, empty))
@@ -158,6 +191,44 @@ final class LedgerBench {
     return rows;
   }
 
+  /**
+   * A dispatch with no allowance whose POST was accepted, of a new operation: create, claim to
+   * submit, accepted.
+   */
+  private long unlimitedDispatch(OperationsLedger ledger, int client, long i) {
+    String id = prefix + "u" + client + "-" + dispatched.incrementAndGet();
+    ledger.create(new NewOperation(id, "image-v1", "{\"prompt\":\"bench\"}", ACCOUNT));
+    Lease lease = acquired(ledger.claimToSubmit(id, "bench-dispatch"));
+    accepted(ledger, lease);
+    return 3;
+  }
+
+  /**
+   * The same with a limited allowance: create, claim, reserve, submitting, accepted, settle
+   * (spent).
+   */
+  private long allowanceDispatch(
+      OperationsLedger ledger, DispatchAllowance allowance, int client, long i) {
+    String id = prefix + "a" + client + "-" + dispatched.incrementAndGet();
+    ledger.create(new NewOperation(id, "image-v1", "{\"prompt\":\"bench\"}", ACCOUNT));
+    ClaimResult.Acquired claim = acquiredClaim(ledger.claimToPost(id, "bench-dispatch"));
+    if (!allowance.reserve(id, claim.account(), claim.model()).granted()) {
+      throw new IllegalStateException("the bench's allowance refused a reservation");
+    }
+    if (ledger.markSubmitting(claim.lease()) != WriteResult.APPLIED) {
+      throw new IllegalStateException("the bench could not mark " + id + " submitting");
+    }
+    accepted(ledger, claim.lease());
+    allowance.settle(id, true);
+    return 7;
+  }
+
+  private static void accepted(OperationsLedger ledger, Lease lease) {
+    if (ledger.recordAccepted(lease, "gen_" + lease.operationId()) != WriteResult.APPLIED) {
+      throw new IllegalStateException("the bench could not record " + lease.operationId());
+    }
+  }
+
   /** Create, claim dispatch, submitting, accepted: the operation waits to be observed. */
   private static void observing(OperationsLedger ledger, String id) {
     ledger.create(new NewOperation(id, "image-v1", "{\"prompt\":\"bench\"}", ACCOUNT));
@@ -197,8 +268,12 @@ final class LedgerBench {
   }
 
   private static Lease acquired(ClaimResult claim) {
+    return acquiredClaim(claim).lease();
+  }
+
+  private static ClaimResult.Acquired acquiredClaim(ClaimResult claim) {
     if (claim instanceof ClaimResult.Acquired acquired) {
-      return acquired.lease();
+      return acquired;
     }
     throw new IllegalStateException("the bench could not claim its own operation: " + claim);
   }
@@ -263,6 +338,9 @@ final class LedgerBench {
       execute(
           dataSource,
           "DELETE FROM app_dispatch_reservations WHERE operation_id LIKE '" + prefix + "%'");
+      execute(
+          dataSource,
+          "DELETE FROM app_generation_transitions WHERE operation_id LIKE '" + prefix + "%'");
       execute(
           dataSource,
           "DELETE FROM app_generation_operations WHERE operation_id LIKE '" + prefix + "%'");
