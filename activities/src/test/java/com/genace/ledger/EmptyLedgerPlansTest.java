@@ -127,13 +127,13 @@ class EmptyLedgerPlansTest {
       softly
           .assertThat(scans)
           .as(statement.name() + ", each scan of the operations table")
-          .allMatch(scan -> scan.startsWith("Index"), "reads by an index condition on its key");
+          .allMatch(scan -> scan.startsWith("keyed: "), "reads by an index condition on its key");
     }
     softly.assertAll();
   }
 
   /**
-   * Each scan of the operations table in the plan: {@code "Index <name>: <condition>"} when it
+   * Each scan of the operations table in the plan: {@code "keyed: <index>: <condition>"} when it
    * reads by an index condition on the operation's key or the poll schedule's, otherwise its node
    * type, index and condition or filter (a sequential scan, an index walked whole, or a partial
    * index walked over every operation in a phase).
@@ -150,7 +150,7 @@ class EmptyLedgerPlansTest {
       String index = node.path("Index Name").asText("");
       scans.add(
           keyed
-              ? "Index " + index + ": " + condition
+              ? "keyed: " + index + ": " + condition
               : type
                   + (index.isEmpty() ? "" : " using " + index)
                   + (condition.isEmpty() ? "" : ", Index Cond: " + condition)
