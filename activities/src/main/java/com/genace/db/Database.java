@@ -26,17 +26,37 @@ public final class Database implements AutoCloseable {
     hikari.setPoolName("genace-ledger");
     hikari.setConnectionTimeout(config.connectTimeout().toMillis());
     hikari.setInitializationFailTimeout(-1);
-    // Bounded waits on every pooled connection: contention must fail fast, never hang a worker.
-    hikari.setConnectionInitSql(
-        "SET lock_timeout = "
-            + config.lockTimeout().toMillis()
-            + "; SET statement_timeout = "
-            + config.statementTimeout().toMillis());
+    hikari.setConnectionInitSql(sessionSettings(config));
     hikari.addDataSourceProperty("connectTimeout", (int) config.connectTimeout().toSeconds());
     hikari.addDataSourceProperty(
         "socketTimeout", (int) config.statementTimeout().plusSeconds(5).toSeconds());
     hikari.addDataSourceProperty("tcpKeepAlive", true);
     return new Database(new HikariDataSource(hikari), config.url());
+  }
+
+  /**
+   * What every pooled connection sets for its session.
+   *
+   * <ul>
+   *   <li>Bounded waits: contention must fail fast, never hang a worker.
+   *   <li>{@code enable_seqscan = off}: the planner takes an index wherever one serves, whatever
+   *       its statistics say. Every statement reaches its rows through an index
+   *       (ScanFreeStatementsTest, KeyedStatementPlansTest), but on a new or just emptied table the
+   *       statistics say a few rows, a sequential scan is the cheaper plan, and a server-prepared
+   *       statement keeps that plan on its connection (its generic plan, made after a few runs)
+   *       until autovacuum next analyzes the table: up to a minute later, when a burst has made it
+   *       thousands of rows, each write ten times slower by then (EmptyLedgerPlansTest, {@code
+   *       bench first-minute}). A statement that no index serves still scans; this only stops the
+   *       planner preferring a scan. Migrations run on sessions of their own ({@link Migrations}),
+   *       with the defaults.
+   * </ul>
+   */
+  static String sessionSettings(DatabaseConfig config) {
+    return "SET lock_timeout = "
+        + config.lockTimeout().toMillis()
+        + "; SET statement_timeout = "
+        + config.statementTimeout().toMillis()
+        + "; SET enable_seqscan = off";
   }
 
   public DataSource dataSource() {

@@ -64,11 +64,21 @@ public final class PollSchedule {
    * operation always has a next poll. The backoff's step carries over within the same activity and
    * from the polls made before any activity registered; a new activity (a new observation after a
    * review) starts over.
+   *
+   * <p>The phase and the action come from the materialized {@code w} row, as in {@link
+   * FencedWrite#action}: as literals beside the key they let the planner walk every observing
+   * operation through the unfinished index instead of taking the row by its key, a plan it chose on
+   * a new ledger (EmptyLedgerPlansTest) and kept as the ledger grew.
    */
   static final SqlStatement AWAIT =
       SqlStatement.of(
           "await_observation",
           """
+          WITH w AS MATERIALIZED (
+            SELECT ?::text AS workflow_id, ?::text AS run_id, ?::text AS activity_id,
+                   ?::text AS traceparent, ?::boolean AS claim, ?::interval AS claim_for,
+                   ?::text AS operation_id, 'observing'::text AS phase, 'observe'::text AS action
+          )
           UPDATE app_generation_operations o
           SET poll_due_at = CASE WHEN w.claim THEN clock_timestamp() + w.claim_for
                                  ELSE coalesce(o.poll_due_at, clock_timestamp()) END,
@@ -78,9 +88,8 @@ public final class PollSchedule {
                                 THEN o.poll_count ELSE 0 END,
               observer_workflow_id = w.workflow_id, observer_run_id = w.run_id,
               observer_activity_id = w.activity_id, observer_traceparent = w.traceparent
-          FROM (SELECT ?::text AS workflow_id, ?::text AS run_id, ?::text AS activity_id,
-                       ?::text AS traceparent, ?::boolean AS claim, ?::interval AS claim_for) w
-          WHERE o.operation_id = ? AND o.phase = 'observing' AND o.next_action = 'observe'
+          FROM w
+          WHERE o.operation_id = w.operation_id AND o.phase = w.phase AND o.next_action = w.action
           RETURNING o.*
           """);
 

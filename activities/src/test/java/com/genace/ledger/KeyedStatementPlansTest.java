@@ -63,6 +63,7 @@ class KeyedStatementPlansTest {
         LeaseWrites.RELEASE,
         LeaseWrites.LEASE_DENIED,
         ObservationWrites.RECORD_OBSERVED_SNAPSHOT,
+        PollSchedule.AWAIT,
         RemoteJobWrites.RECORD_SNAPSHOT,
         RemoteJobWrites.RECORD_DELIVERED,
         DispatchWrites.MARK_SUBMITTING,

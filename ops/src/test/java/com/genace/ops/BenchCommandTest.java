@@ -153,6 +153,45 @@ class BenchCommandTest {
   }
 
   @Test
+  void bench_first_minute_reports_a_burst_s_first_seconds_against_later_ones() throws Exception {
+    JsonNode json =
+        lastJson(
+            CliRunner.run(
+                Map.of(),
+                "bench",
+                "first-minute",
+                "--clients",
+                "2",
+                "--seconds",
+                "1",
+                "--after",
+                "2",
+                "--warm-up",
+                "1",
+                "--emptied",
+                "--json"));
+
+    assertThat(json.get("bench").asText()).isEqualTo("first-minute");
+    assertThat(json.get("ledger").asText()).isEqualTo("emptied");
+    assertThat(json.get("clients").asInt()).isEqualTo(2);
+    assertThat(json.get("window_s").asInt()).isEqualTo(1);
+    assertThat(json.get("after_s").asInt()).isEqualTo(2);
+    // The emptied ledger's statistics say so: counted, and empty.
+    assertThat(json.get("reltuples_at_start").asDouble()).isZero();
+    // Planned while the table held a few rows, the statements still read none by sequential scans.
+    assertThat(json.get("first_seq_scan_rows").asLong()).isZero();
+    assertThat(json.get("warm_up_s").asInt()).isEqualTo(1);
+    assertPositive(
+        json,
+        "first_operations_per_s",
+        "later_operations_per_s",
+        "ratio",
+        "first_statements_per_s",
+        "later_statements_per_s",
+        "operations");
+  }
+
+  @Test
   void a_bench_must_be_named_and_its_sizes_make_sense() {
     assertThat(CliRunner.run(Map.of(), "bench").exitCode()).isEqualTo(2);
     CliRunner.Result result = CliRunner.run(Map.of(), "bench", "ledger", "--clients", "0");
@@ -164,6 +203,9 @@ class BenchCommandTest {
     result = CliRunner.run(Map.of(), "bench", "soak", "--operations", "99");
     assertThat(result.exitCode()).isEqualTo(2);
     assertThat(result.err()).contains("--operations must be at least 100");
+    result = CliRunner.run(Map.of(), "bench", "first-minute", "--seconds", "10", "--after", "5");
+    assertThat(result.exitCode()).isEqualTo(2);
+    assertThat(result.err()).contains("--after must be at least 10");
   }
 
   @Test

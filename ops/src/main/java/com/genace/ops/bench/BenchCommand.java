@@ -14,9 +14,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code genace bench ledger|e2e|scale|soak}: each measures ours and its baseline side by side in
- * the same run, on the same services. Progress goes to standard error; the figures to standard
- * output ({@code --json}: one JSON object, last). See docs/performance.md.
+ * {@code genace bench ledger|e2e|scale|soak|first-minute}: each measures ours and its baseline side
+ * by side in the same run, on the same services. Progress goes to standard error; the figures to
+ * standard output ({@code --json}: one JSON object, last). See docs/performance.md.
  */
 @Command(
     name = "bench",
@@ -34,6 +34,7 @@ import picocli.CommandLine.Option;
       BenchCommand.EndToEnd.class,
       BenchCommand.Scale.class,
       BenchCommand.Soak.class,
+      BenchCommand.FirstMinute.class,
       BareWorker.Command.class,
       NaiveWorker.Command.class
     })
@@ -44,7 +45,7 @@ public final class BenchCommand implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(
-        spec.commandLine(), "missing bench: ledger, e2e, scale or soak");
+        spec.commandLine(), "missing bench: ledger, e2e, scale, soak or first-minute");
   }
 
   /** What every bench shares: the environment, {@code --json}, progress and the report. */
@@ -247,6 +248,76 @@ public final class BenchCommand implements Runnable {
       requireAtLeast(operations, 100, "--operations");
       requireAtLeast(repeats, 1, "--repeats");
       return new SoakBench(services, progress).run(operations, repeats);
+    }
+  }
+
+  @Command(
+      name = "first-minute",
+      mixinStandardHelpOptions = true,
+      description =
+          "A burst on a ledger without operations (new, or with --emptied one just emptied): N"
+              + " clients each run a delivered operation's statements one new operation after"
+              + " another; the first S seconds' throughput against S seconds from A on, by when"
+              + " PostgreSQL has analyzed the grown table. ratio = first / later.")
+  static final class FirstMinute extends Base {
+
+    @Option(
+        names = "--clients",
+        paramLabel = "N",
+        defaultValue = "8",
+        description = "Concurrent clients, one connection each (default ${DEFAULT-VALUE}).")
+    int clients;
+
+    @Option(
+        names = "--seconds",
+        paramLabel = "S",
+        defaultValue = "10",
+        description = "Length of each measured window (default ${DEFAULT-VALUE}).")
+    int seconds;
+
+    @Option(
+        names = "--after",
+        paramLabel = "A",
+        defaultValue = "60",
+        description =
+            "When the second window starts, in seconds from the burst's start (default"
+                + " ${DEFAULT-VALUE}: after autovacuum's first look, once a minute by default).")
+    int after;
+
+    @Option(
+        names = "--warm-up",
+        paramLabel = "W",
+        defaultValue = "10",
+        description =
+            "Seconds of the same burst first, on a database of its own on the same server (dropped"
+                + " after), so that the first window does not measure a cold client (default"
+                + " ${DEFAULT-VALUE}; 0 for none).")
+    int warmUp;
+
+    @Option(
+        names = "--emptied",
+        description =
+            "Start on a ledger just emptied (20,000 operations inserted, analyzed, deleted and"
+                + " vacuumed away) instead of a new one.")
+    boolean emptied;
+
+    FirstMinute(Environment env) {
+      super(env);
+    }
+
+    @Override
+    BenchReport measure(BenchServices services, Consumer<String> progress) throws Exception {
+      requireAtLeast(clients, 1, "--clients");
+      requireAtLeast(seconds, 1, "--seconds");
+      requireAtLeast(after, seconds, "--after");
+      requireAtLeast(warmUp, 0, "--warm-up");
+      return new FirstMinuteBench(services, progress)
+          .run(
+              clients,
+              Duration.ofSeconds(seconds),
+              Duration.ofSeconds(after),
+              Duration.ofSeconds(warmUp),
+              emptied);
     }
   }
 
