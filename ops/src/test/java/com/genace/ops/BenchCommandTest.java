@@ -153,6 +153,47 @@ class BenchCommandTest {
   }
 
   @Test
+  void bench_fleet_reports_each_runs_rate_lock_waits_and_the_workers_shares() throws Exception {
+    JsonNode json =
+        lastJson(
+            CliRunner.run(
+                Map.of(),
+                "bench",
+                "fleet",
+                "--workers",
+                "2",
+                "--operations",
+                "6",
+                "--warm-up",
+                "0",
+                "--allowance",
+                "--test-server",
+                "--json"));
+
+    assertThat(json.get("runs")).hasSize(1);
+    JsonNode run = json.get("runs").get(0);
+    assertThat(run.get("workers").asInt()).isEqualTo(2);
+    assertThat(run.get("allowance").asBoolean()).isTrue();
+    assertThat(run.get("delivered").asInt()).isEqualTo(6);
+    assertThat(run.get("posts_per_operation").asDouble()).isEqualTo(1.0);
+    assertPositive(run, "ops_per_s", "statements_per_operation");
+    // Every dispatch is one worker's, and both workers are named even if one took none.
+    assertThat(run.get("dispatched_by_worker").fieldNames())
+        .toIterable()
+        .containsExactly("bench-fleet-1", "bench-fleet-2");
+    long dispatched = 0;
+    for (JsonNode count : run.get("dispatched_by_worker")) {
+      dispatched += count.asLong();
+    }
+    assertThat(dispatched).isEqualTo(6);
+    assertThat(run.at("/lock_waits/samples").asLong()).isPositive();
+    assertThat(run.at("/lock_waits/across_workers").isIntegralNumber()).isTrue();
+    assertThat(run.at("/statements_by_name_per_operation/claim_to_submit").asDouble())
+        .isEqualTo(1.0);
+    assertThat(json.at("/lock_waits_across_workers/with_allowance").isIntegralNumber()).isTrue();
+  }
+
+  @Test
   void bench_first_minute_reports_a_burst_s_first_seconds_against_later_ones() throws Exception {
     JsonNode json =
         lastJson(
@@ -206,6 +247,9 @@ class BenchCommandTest {
     result = CliRunner.run(Map.of(), "bench", "first-minute", "--seconds", "10", "--after", "5");
     assertThat(result.exitCode()).isEqualTo(2);
     assertThat(result.err()).contains("--after must be at least 10");
+    result = CliRunner.run(Map.of(), "bench", "fleet", "--workers", "2,0");
+    assertThat(result.exitCode()).isEqualTo(2);
+    assertThat(result.err()).contains("--workers must be at least 1");
   }
 
   @Test

@@ -3,8 +3,11 @@ package com.genace.ops.bench;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import com.genace.ops.Environment;
+import com.genace.ops.dev.TemporalCliLocator;
+import com.genace.workflows.connection.TemporalSettings;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -14,9 +17,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code genace bench ledger|e2e|scale|soak|first-minute}: each measures ours and its baseline side
- * by side in the same run, on the same services. Progress goes to standard error; the figures to
- * standard output ({@code --json}: one JSON object, last). See docs/performance.md.
+ * {@code genace bench ledger|e2e|scale|soak|first-minute|fleet}: each measures ours and its
+ * baseline side by side in the same run, on the same services. Progress goes to standard error; the
+ * figures to standard output ({@code --json}: one JSON object, last). See docs/performance.md.
  */
 @Command(
     name = "bench",
@@ -35,6 +38,7 @@ import picocli.CommandLine.Option;
       BenchCommand.Scale.class,
       BenchCommand.Soak.class,
       BenchCommand.FirstMinute.class,
+      BenchCommand.Fleet.class,
       BareWorker.Command.class,
       NaiveWorker.Command.class
     })
@@ -45,7 +49,7 @@ public final class BenchCommand implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(
-        spec.commandLine(), "missing bench: ledger, e2e, scale, soak or first-minute");
+        spec.commandLine(), "missing bench: ledger, e2e, scale, soak, first-minute or fleet");
   }
 
   /** What every bench shares: the environment, {@code --json}, progress and the report. */
@@ -248,6 +252,78 @@ public final class BenchCommand implements Runnable {
       requireAtLeast(operations, 100, "--operations");
       requireAtLeast(repeats, 1, "--repeats");
       return new SoakBench(services, progress).run(operations, repeats);
+    }
+  }
+
+  @Command(
+      name = "fleet",
+      mixinStandardHelpOptions = true,
+      description =
+          "N worker processes (one JVM each) against one PostgreSQL and one Temporal server, the"
+              + " simulator answering after 50 ms with 1 s renders: operations a second, statements"
+              + " per operation, the lock waits sampled (which statement waited on which, across"
+              + " workers or within one) and each worker's share of the dispatches; for each fleet"
+              + " size, without an allowance and with one. Temporal is TEMPORAL_ADDRESS, else the"
+              + " development server of the Temporal CLI (found as ./genace dev finds it), else with"
+              + " --test-server the Java test server.")
+  static final class Fleet extends Base {
+
+    @Option(
+        names = "--workers",
+        paramLabel = "N[,N...]",
+        split = ",",
+        defaultValue = "1,2,4",
+        description = "Fleet sizes (default ${DEFAULT-VALUE}).")
+    List<Integer> workers;
+
+    @Option(
+        names = "--operations",
+        paramLabel = "M",
+        defaultValue = "300",
+        description = "Operations of each run (default ${DEFAULT-VALUE}).")
+    int operations;
+
+    @Option(
+        names = "--warm-up",
+        paramLabel = "W",
+        description =
+            "Operations run on each new fleet before its runs, not measured (default M/3, at most"
+                + " 100).")
+    Integer warmUp;
+
+    @Option(
+        names = "--allowance",
+        negatable = true,
+        description =
+            "Only with an allowance (--no-allowance: only without); by default both, each size"
+                + " twice.")
+    Boolean allowance;
+
+    @Option(
+        names = "--test-server",
+        description =
+            "The Java test server (in this process, sharing its CPU) instead of the development"
+                + " server when TEMPORAL_ADDRESS is unset.")
+    boolean testServer;
+
+    Fleet(Environment env) {
+      super(env);
+    }
+
+    @Override
+    BenchReport measure(BenchServices services, Consumer<String> progress) throws Exception {
+      for (int size : workers) {
+        requireAtLeast(size, 1, "--workers");
+      }
+      requireAtLeast(operations, 1, "--operations");
+      int warmUpSize = warmUp == null ? FleetBench.warmUpSize(operations) : warmUp;
+      requireAtLeast(warmUpSize, 0, "--warm-up");
+      if (!testServer && env.get(TemporalSettings.ADDRESS).isEmpty()) {
+        services.useTemporalDevServer(
+            TemporalCliLocator.forThisMachine(env, spec.commandLine().getErr()).locate());
+      }
+      List<Boolean> allowances = allowance == null ? List.of(false, true) : List.of(allowance);
+      return new FleetBench(services, progress).run(workers, allowances, operations, warmUpSize);
     }
   }
 

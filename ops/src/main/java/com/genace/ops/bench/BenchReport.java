@@ -38,6 +38,12 @@ final class BenchReport {
     return this;
   }
 
+  /** A list, printed as a JSON array (of numbers, strings or breakdowns). */
+  BenchReport put(String field, java.util.List<?> value) {
+    figures.put(field, value);
+    return this;
+  }
+
   Object get(String field) {
     return figures.get(field);
   }

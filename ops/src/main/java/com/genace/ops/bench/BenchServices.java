@@ -6,18 +6,25 @@ import com.genace.db.DatabaseUrl;
 import com.genace.ops.Environment;
 import com.genace.ops.StartedServices;
 import com.genace.ops.db.DbCommand;
+import com.genace.ops.dev.TemporalCliServer;
 import com.genace.ops.temporal.LocalTemporalServer;
 import com.genace.simulator.GenaceSimulator;
+import com.genace.testkit.LoopbackPorts;
 import com.genace.worker.temporal.TemporalConnection;
 import com.genace.workflows.connection.TemporalSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
 
 /**
  * The infrastructure a bench runs on: embedded by default (PostgreSQL with pg_stat_statements, the
- * Temporal test server on a free loopback port, the Genace simulator), or the real services named
+ * Temporal test server on a free loopback port, or the real development server for a bench that
+ * asks for it with {@link #useTemporalDevServer}, the Genace simulator), or the real services named
  * by {@code DATABASE_URL}, {@code TEMPORAL_ADDRESS} and {@code GENACE_BASE_URL} (which must be a
  * simulator). Ours and the baseline always share them. Closed last started first.
  */
@@ -35,11 +42,21 @@ final class BenchServices implements AutoCloseable {
   private URI genaceBaseUrl;
   private String genaceApiKey;
   private SimulatorControl simulator;
+  private Path temporalCli;
 
   BenchServices(Environment env, Consumer<String> progress) {
     this.env = env;
     this.progress = progress;
     this.started = new StartedServices(e -> progress.accept("while stopping: " + e.getMessage()));
+  }
+
+  /**
+   * Unless {@code TEMPORAL_ADDRESS} names a server, Temporal will be {@code cli}'s development
+   * server (headless, in memory, on a free loopback port) instead of the Java test server, which
+   * runs inside the bench's own JVM and shares its CPU. Call before anything uses Temporal.
+   */
+  void useTemporalDevServer(Path cli) {
+    temporalCli = cli;
   }
 
   /** PostgreSQL, migrated; returns its URL as {@code DATABASE_URL} takes it. */
@@ -72,6 +89,8 @@ final class BenchServices implements AutoCloseable {
       if (env.get(TemporalSettings.ADDRESS).isPresent()) {
         settings = TemporalSettings.fromEnvironment(env.variables());
         progress.accept("Temporal: " + settings);
+      } else if (temporalCli != null) {
+        settings = startDevServer();
       } else {
         progress.accept("starting Temporal (the Java test server)");
         LocalTemporalServer server = started.add(LocalTemporalServer.start(0));
@@ -84,6 +103,21 @@ final class BenchServices implements AutoCloseable {
       temporal = started.add(TemporalConnection.open(settings));
     }
     return temporal;
+  }
+
+  private TemporalSettings startDevServer() {
+    int port = LoopbackPorts.free();
+    progress.accept("starting Temporal (" + temporalCli + " server start-dev, headless)");
+    Path log;
+    try {
+      log = Files.createTempFile("genace-bench-temporal-", ".log");
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not create the Temporal server's log", e);
+    }
+    // Pushed first, so that it goes after the server has stopped writing to it.
+    started.add((AutoCloseable) () -> Files.deleteIfExists(log));
+    started.add(TemporalCliServer.startHeadless(temporalCli, port, log));
+    return TemporalSettings.local("127.0.0.1:" + port);
   }
 
   /** Whether Temporal is a server the bench did not start (and will not throw away). */

@@ -214,7 +214,7 @@ final class EndToEndBench {
   }
 
   /** The whole workflow, started as an application does. */
-  private static Contender ours(WorkflowClient client, WorkerJvm worker) {
+  static Contender ours(WorkflowClient client, WorkerJvm worker) {
     GenerationClient generations = new GenerationClient(client);
     return new Contender(
         "ours",

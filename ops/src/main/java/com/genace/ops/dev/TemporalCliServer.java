@@ -13,8 +13,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The real Temporal development server ({@code temporal server start-dev}, with its Web UI) as a
- * child process on 127.0.0.1, with the workflow's search attributes, stopped on close.
+ * The real Temporal development server ({@code temporal server start-dev}, with its Web UI, or
+ * headless for a bench) as a child process on 127.0.0.1, with the workflow's search attributes,
+ * stopped on close.
  *
  * <ol>
  *   <li>start the server, its output going to a log file;
@@ -22,19 +23,29 @@ import java.util.concurrent.TimeUnit;
  *       #STARTUP_TIMEOUT}; fail with the log's tail if the server exits or the time runs out.
  * </ol>
  */
-final class TemporalCliServer implements AutoCloseable {
+public final class TemporalCliServer implements AutoCloseable {
 
   static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
 
   private final Process process;
-  private final int uiPort;
+  private final Integer uiPort;
 
-  private TemporalCliServer(Process process, int uiPort) {
+  private TemporalCliServer(Process process, Integer uiPort) {
     this.process = process;
     this.uiPort = uiPort;
   }
 
   static TemporalCliServer start(Path cli, int port, int uiPort, Path log) {
+    return launch(cli, port, uiPort, log);
+  }
+
+  /** Without the Web UI (in memory, as every dev server here): for a bench, which needs no UI. */
+  public static TemporalCliServer startHeadless(Path cli, int port, Path log) {
+    return launch(cli, port, null, log);
+  }
+
+  /** With the Web UI on {@code uiPort}, or headless when it is null. */
+  private static TemporalCliServer launch(Path cli, int port, Integer uiPort, Path log) {
     List<String> command = new ArrayList<>();
     command.addAll(
         List.of(
@@ -44,19 +55,18 @@ final class TemporalCliServer implements AutoCloseable {
             "--ip",
             "127.0.0.1",
             "--port",
-            Integer.toString(port),
-            "--ui-port",
-            Integer.toString(uiPort)));
+            Integer.toString(port)));
+    if (uiPort == null) {
+      command.add("--headless");
+    } else {
+      command.addAll(List.of("--ui-port", Integer.toString(uiPort), "--ui-disable-news-fetch"));
+    }
     for (Map.Entry<String, ?> attribute : SearchAttributes.ALL.entrySet()) {
       command.add("--search-attribute");
       command.add(attribute.getKey() + "=" + cliType(attribute.getValue().toString()));
     }
     // No calls home from a local development server.
-    command.addAll(
-        List.of(
-            "--dynamic-config-value",
-            "frontend.enableServerVersionCheck=false",
-            "--ui-disable-news-fetch"));
+    command.addAll(List.of("--dynamic-config-value", "frontend.enableServerVersionCheck=false"));
     Process process;
     try {
       process =
@@ -165,6 +175,7 @@ final class TemporalCliServer implements AutoCloseable {
     }
   }
 
+  /** Stops the server (SIGTERM, then SIGKILL if it lingers). */
   @Override
   public void close() {
     process.destroy();

@@ -1,0 +1,122 @@
+package com.genace.ops.bench;
+
+import com.genace.db.SqlStatement;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The name a statement the database saw is known by ({@code claim_to_submit}, {@code lock_scopes},
+ * ...): its text, as {@code pg_stat_activity} or {@code pg_stat_statements} show it, matched with
+ * the {@link SqlStatement} constants of the classes that run the worker's statements. A text that
+ * matches none (a statement added since, or another client's) is named by its first words.
+ */
+final class StatementNames {
+
+  /** Where the worker's statements are declared; a class that is gone is skipped. */
+  private static final List<String> HOLDERS =
+      List.of(
+          "com.genace.ledger.OperationRecords",
+          "com.genace.ledger.Claims",
+          "com.genace.ledger.LeaseWrites",
+          "com.genace.ledger.FencedWrite",
+          "com.genace.ledger.DispatchWrites",
+          "com.genace.ledger.RemoteJobWrites",
+          "com.genace.ledger.ObservationWrites",
+          "com.genace.ledger.PollSchedule",
+          "com.genace.ledger.ReviewWrites",
+          "com.genace.ledger.ReviewEvidenceRecords",
+          "com.genace.ledger.LifecycleWrites",
+          "com.genace.ledger.LedgerStatistics",
+          "com.genace.ledger.OperationSelections",
+          "com.genace.ledger.SweepCursors",
+          "com.genace.ledger.WaitingTooLong",
+          "com.genace.ledger.LedgerRetention",
+          "com.genace.ledger.SpendReport",
+          "com.genace.allowance.DispatchAllowance",
+          "com.genace.controls.WorkerControls",
+          "com.genace.worker.fleet.FleetConfiguration");
+
+  private static final int SHORT_TEXT = 60;
+
+  private final Map<String, String> byText;
+
+  private StatementNames(Map<String, String> byText) {
+    this.byText = byText;
+  }
+
+  static StatementNames load() {
+    List<SqlStatement> statements = new ArrayList<>();
+    for (String holder : HOLDERS) {
+      Class<?> type;
+      try {
+        type = Class.forName(holder);
+      } catch (ClassNotFoundException gone) {
+        continue;
+      }
+      for (Field field : type.getDeclaredFields()) {
+        if (Modifier.isStatic(field.getModifiers()) && field.getType() == SqlStatement.class) {
+          try {
+            field.setAccessible(true);
+            statements.add((SqlStatement) field.get(null));
+          } catch (ReflectiveOperationException | RuntimeException unreadable) {
+            // Named by its first words instead.
+          }
+        }
+      }
+    }
+    return of(statements);
+  }
+
+  static StatementNames of(List<SqlStatement> statements) {
+    Map<String, String> byText = new HashMap<>();
+    for (SqlStatement statement : statements) {
+      byText.put(normalized(statement.sql()), statement.name());
+    }
+    return new StatementNames(byText);
+  }
+
+  /** The names it knows. */
+  Set<String> known() {
+    return new HashSet<>(byText.values());
+  }
+
+  /**
+   * The statement's name, or when it is none of the worker's its first words and a hash of the
+   * whole (statements that begin alike stay apart).
+   */
+  String name(String text) {
+    if (text == null || text.isBlank()) {
+      return "(none)";
+    }
+    String normalized = normalized(text);
+    String name = byText.get(normalized);
+    if (name != null) {
+      return name;
+    }
+    String words = text.replaceAll("\\s+", " ").trim();
+    return words.length() <= SHORT_TEXT
+        ? words
+        : words.substring(0, SHORT_TEXT) + "... #" + Integer.toHexString(normalized.hashCode());
+  }
+
+  /**
+   * The text as {@code pg_stat_statements} and the driver both reduce to it: every placeholder
+   * ({@code ?}, {@code $1}) and every constant (a string, a number, {@code true}, {@code false},
+   * {@code NULL}), which {@code pg_stat_statements} shows as placeholders, as {@code ?}, and every
+   * run of white space as one space.
+   */
+  static String normalized(String sql) {
+    return sql.replaceAll("'(?:[^']|'')*'", "?")
+        .replaceAll("\\$\\d+", "?")
+        .replaceAll("(?i)\\b(?:true|false|null)\\b", "?")
+        .replaceAll("\\b\\d+(?:\\.\\d+)?\\b", "?")
+        .replaceAll("\\s+", " ")
+        .trim();
+  }
+}
