@@ -1,7 +1,7 @@
 -- The allowance's counters split into slices, so that reservations stop queueing on one row per
 -- scope (docs/ledger.md, "Allowance"). Each scope ('*' for the fleet, 'account:<name>') has 16
--- slices; a reservation locks only its operation's home slice and admits it within the budget that
--- slice holds. The slices' budgets add up to the scope's limit, so their sum never exceeds it; a
+-- slices; a reservation locks one slice no other reservation holds (from its operation's home slice
+-- on, SKIP LOCKED) and admits it within the budget that slice holds. The slices' budgets add up to the scope's limit, so their sum never exceeds it; a
 -- reservation its home slice cannot admit locks all of the scope's slices, decides on their sum and
 -- shares out again what is left. app_allowance_counters is no longer read.
 CREATE TABLE app_allowance_slices (
