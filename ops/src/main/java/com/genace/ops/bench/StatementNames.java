@@ -108,14 +108,19 @@ final class StatementNames {
   /**
    * The text as {@code pg_stat_statements} and the driver both reduce to it: every placeholder
    * ({@code ?}, {@code $1}) and every constant (a string, a number, {@code true}, {@code false},
-   * {@code NULL}), which {@code pg_stat_statements} shows as placeholders, as {@code ?}, and every
-   * run of white space as one space.
+   * {@code NULL}, a number with its unary minus, {@code EXTRACT}'s field), which {@code
+   * pg_stat_statements} shows as placeholders, as {@code ?}, and every run of white space as one
+   * space.
    */
   static String normalized(String sql) {
     return sql.replaceAll("'(?:[^']|'')*'", "?")
         .replaceAll("\\$\\d+", "?")
         .replaceAll("(?i)\\b(?:true|false|null)\\b", "?")
+        // A minus after an opening parenthesis, a comma or a comparison is unary: PostgreSQL folds
+        // it into the constant (coalesce(x, -1) shows as coalesce(x, $1)).
+        .replaceAll("([(,=<>]\\s*)-\\s*\\d+(?:\\.\\d+)?\\b", "$1?")
         .replaceAll("\\b\\d+(?:\\.\\d+)?\\b", "?")
+        .replaceAll("(?i)\\b(extract\\(\\s*)\\w+(\\s+from)\\b", "$1?$2")
         .replaceAll("\\s+", " ")
         .trim();
   }

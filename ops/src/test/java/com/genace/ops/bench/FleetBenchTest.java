@@ -68,4 +68,27 @@ class FleetBenchTest {
     assertThat(names.name(null)).isEqualTo("(none)");
     assertThat(StatementNames.load().known()).contains("claim_to_submit", "record_delivered");
   }
+
+  @Test
+  void a_negative_number_or_extract_s_field_is_a_constant_as_postgresql_shows_it() {
+    // pg_stat_statements shows coalesce(x, -1) as coalesce(x, $1) (the minus is folded into the
+    // constant) and extract(epoch FROM ...) as extract($2 FROM ...): as record_observed_snapshot
+    // and the fleet gauges' statement read there.
+    StatementNames names =
+        StatementNames.of(
+            List.of(
+                SqlStatement.of(
+                    "rank_age",
+                    """
+                    SELECT coalesce(rank, -1) >= ?, o.revision - 1,
+                           extract(epoch FROM clock_timestamp() - since)
+                    FROM t o
+                    """)));
+
+    assertThat(
+            names.name(
+                "SELECT coalesce(rank, $1) >= $2, o.revision - $3,\n"
+                    + "       extract($4 FROM clock_timestamp() - since)\nFROM t o"))
+        .isEqualTo("rank_age");
+  }
 }
