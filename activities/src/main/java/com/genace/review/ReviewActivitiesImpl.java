@@ -12,7 +12,7 @@ import com.genace.model.ReviewDecision;
 import com.genace.model.ReviewReason;
 import com.genace.stats.ActivityStats;
 import com.genace.stats.ActivityStats.Resolver;
-import com.genace.workflows.GenerationWorkflowImpl;
+import com.genace.workflows.GenerationWorkflow;
 import io.temporal.failure.ApplicationFailure;
 import java.util.Optional;
 
@@ -93,7 +93,7 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
 
   /** The reconciler for a review that settled itself, else an operator. */
   private static Resolver resolvedBy(ReviewResolution resolution) {
-    return GenerationWorkflowImpl.RECONCILER.equals(resolution.resolvedBy())
+    return GenerationWorkflow.RECONCILER.equals(resolution.resolvedBy())
         ? Resolver.RECONCILER
         : Resolver.OPERATOR;
   }

@@ -46,9 +46,6 @@ public final class GenerationClient {
   /** How often {@link #awaitEndOrReview} asks the workflow where it stands. */
   static final Duration REVIEW_CHECK_INTERVAL = Duration.ofSeconds(1);
 
-  /** The signal's name; its payload is a resolution's JSON, read by the workflow itself. */
-  public static final String RESOLUTION_SIGNAL = "resolveReconciliation";
-
   /** The visibility query of {@link #operationsInReview}. */
   public static final String IN_REVIEW_QUERY =
       "WorkflowType = 'GenerationWorkflow' AND ExecutionStatus = 'Running'"
@@ -252,7 +249,7 @@ public final class GenerationClient {
    */
   public void signalResolution(String operationId, ReviewResolution resolution) {
     try {
-      WorkflowStub.fromTyped(stub(operationId)).signal(RESOLUTION_SIGNAL, resolution);
+      WorkflowStub.fromTyped(stub(operationId)).signal(GenerationWorkflow.RESOLUTION_SIGNAL, resolution);
     } catch (WorkflowNotFoundException e) {
       throw endedOrUnknown(operationId, e);
     }

@@ -25,6 +25,18 @@ public interface GenerationWorkflow {
   /** What every operation's workflow id starts with. */
   String WORKFLOW_ID_PREFIX = "generation/";
 
+  /**
+   * The name of {@link #resolveReconciliation}'s signal, as an operator sends it from the Web UI;
+   * its payload is a resolution's JSON, read by the workflow itself.
+   */
+  String RESOLUTION_SIGNAL = "resolveReconciliation";
+
+  /**
+   * The {@link ReviewResolution#resolvedBy} of a review that settled itself (the workflow found
+   * exactly one job carrying the operation's id), as the ledger and {@link #describe()} show it.
+   */
+  String RECONCILER = "reconciler";
+
   /** The workflow id for an operation id. */
   static String workflowId(String operationId) {
     return WORKFLOW_ID_PREFIX + operationId;

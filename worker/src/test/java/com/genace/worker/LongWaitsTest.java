@@ -17,7 +17,6 @@ import com.genace.testing.DatabaseExtension;
 import com.genace.worker.support.ForwardingArtifactStore;
 import com.genace.worker.support.GenerationHarness;
 import com.genace.workflows.CarriedState;
-import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationWorkflow;
 import com.genace.workflows.OperationResult;
 import com.genace.workflows.OperationView;
@@ -359,7 +358,7 @@ class LongWaitsTest {
       int batch = nearBudget ? 1 : BATCH;
       harness.temporal.getWorkerFactory().suspendPolling();
       for (int i = 0; i < batch && sent < FLOOD; i++, sent++) {
-        workflow.signal(GenerationClient.RESOLUTION_SIGNAL, "not a resolution " + sent);
+        workflow.signal(GenerationWorkflow.RESOLUTION_SIGNAL, "not a resolution " + sent);
       }
       harness.temporal.getWorkerFactory().resumePolling();
       String last = "not a resolution " + (sent - 1);

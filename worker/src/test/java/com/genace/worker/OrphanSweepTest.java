@@ -14,7 +14,6 @@ import com.genace.model.ReviewReason;
 import com.genace.review.ReviewResolution;
 import com.genace.testing.DatabaseExtension;
 import com.genace.worker.support.GenerationHarness;
-import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationWorkflow;
 import com.genace.workflows.OperationResult;
 import com.genace.workflows.TaskQueues;
@@ -218,7 +217,7 @@ class OrphanSweepTest {
             .newUntypedWorkflowStub(GenerationWorkflow.workflowId("op-continued"));
     harness.temporal.getWorkerFactory().suspendPolling();
     for (int i = 0; i < FLOOD; i++) {
-      workflow.signal(GenerationClient.RESOLUTION_SIGNAL, "not a resolution " + i);
+      workflow.signal(GenerationWorkflow.RESOLUTION_SIGNAL, "not a resolution " + i);
     }
     harness.temporal.getWorkerFactory().resumePolling();
     await().atMost(Duration.ofSeconds(60)).until(() -> harness.runs("op-continued").size() == 2);

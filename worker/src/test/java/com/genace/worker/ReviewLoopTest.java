@@ -14,9 +14,7 @@ import com.genace.review.ReviewResolution;
 import com.genace.review.ReviewSettings;
 import com.genace.testing.DatabaseExtension;
 import com.genace.worker.support.GenerationHarness;
-import com.genace.workflows.GenerationClient;
 import com.genace.workflows.GenerationWorkflow;
-import com.genace.workflows.GenerationWorkflowImpl;
 import com.genace.workflows.OperationResult;
 import com.genace.workflows.OperationView;
 import com.genace.workflows.ResolutionRefusedException;
@@ -126,11 +124,11 @@ class ReviewLoopTest {
             .newUntypedWorkflowStub(GenerationWorkflow.workflowId("op-shapes"));
     ObjectMapper json = new ObjectMapper();
 
-    stub.signal(GenerationClient.RESOLUTION_SIGNAL, List.of(1, 2));
-    stub.signal(GenerationClient.RESOLUTION_SIGNAL, "str");
-    stub.signal(GenerationClient.RESOLUTION_SIGNAL, json.readTree("{\"decision\":42}"));
+    stub.signal(GenerationWorkflow.RESOLUTION_SIGNAL, List.of(1, 2));
+    stub.signal(GenerationWorkflow.RESOLUTION_SIGNAL, "str");
+    stub.signal(GenerationWorkflow.RESOLUTION_SIGNAL, json.readTree("{\"decision\":42}"));
     stub.signal(
-        GenerationClient.RESOLUTION_SIGNAL,
+        GenerationWorkflow.RESOLUTION_SIGNAL,
         json.readTree(
             "{\"decision\":\"abandon\",\"reason\":\"x\",\"resolvedBy\":\"y\",\"extra\":1}"));
 
@@ -226,7 +224,7 @@ class ReviewLoopTest {
     assertThat(result.remoteJobId()).isEqualTo(job);
     assertThat(harness.postsFor("op-settles")).isEqualTo(1);
     assertThat(harness.row("op-settles").reviewResolvedBy())
-        .contains(GenerationWorkflowImpl.RECONCILER);
+        .contains(GenerationWorkflow.RECONCILER);
     assertThat(harness.row("op-settles").reviewNote().orElseThrow())
         .contains("1 job on Genace carries this operation id: " + job);
     ReviewEvidenceRow kept = harness.ledger.reviewEvidence("op-settles").orElseThrow();
@@ -294,7 +292,7 @@ class ReviewLoopTest {
 
     assertThat(result.phase()).isEqualTo(Phase.DELIVERED);
     assertThat(harness.row("op-lag").reviewResolvedBy())
-        .contains(GenerationWorkflowImpl.RECONCILER);
+        .contains(GenerationWorkflow.RECONCILER);
     assertThat(harness.postsFor("op-lag")).isEqualTo(1);
   }
 

@@ -60,7 +60,7 @@ final class EvidenceGathering {
               ReviewDecision.FOUND_REMOTE_JOB.wire(),
               evidence.selfSettleJobId(),
               "settled by itself: " + evidence.summary(),
-              GenerationWorkflowImpl.RECONCILER);
+              GenerationWorkflow.RECONCILER);
       inbox.settle(settled);
       log.info(
           operationId,

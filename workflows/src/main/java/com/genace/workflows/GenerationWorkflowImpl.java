@@ -36,9 +36,6 @@ import io.temporal.workflow.WorkflowInit;
  */
 public class GenerationWorkflowImpl implements GenerationWorkflow {
 
-  /** Who resolved a review that settled itself. */
-  public static final String RECONCILER = "reconciler";
-
   private final OperationState operation = new OperationState();
   private final Cancellation cancellation = new Cancellation(operation);
   private final RunChain chain = new RunChain(operation, cancellation);

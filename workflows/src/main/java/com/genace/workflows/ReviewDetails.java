@@ -27,7 +27,7 @@ final class ReviewDetails {
         review.evidence() == null ? List.of() : review.evidence().candidates();
     String jobId = candidates.size() == 1 ? candidates.get(0).id() : "<job id>";
     text.append("\n\n### Resolve with the signal `")
-        .append(GenerationClient.RESOLUTION_SIGNAL)
+        .append(GenerationWorkflow.RESOLUTION_SIGNAL)
         .append(
             "`\n\nMore Actions → Send a Signal, then paste one of these (fill in the reason and")
         .append(" your name).\n\nGenace holds the render:\n\n")

@@ -10,7 +10,7 @@ import com.genace.ledger.TransitionRow;
 import com.genace.model.ReviewDecision;
 import com.genace.simulator.GenaceSimulator;
 import com.genace.simulator.SimulatorStats;
-import com.genace.workflows.GenerationWorkflowImpl;
+import com.genace.workflows.GenerationWorkflow;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,7 +88,7 @@ record DemoReport(
             resolved++;
             String decision = details.path("decision").asText();
             boolean settledItself =
-                GenerationWorkflowImpl.RECONCILER.equals(details.path("resolved_by").asText());
+                GenerationWorkflow.RECONCILER.equals(details.path("resolved_by").asText());
             if (settledItself) {
               selfSettled++;
             }
