@@ -1,7 +1,8 @@
 package com.genace.workflows;
 
-import com.genace.review.EvidenceJob;
-import com.genace.review.ReviewCase;
+import com.genace.client.GenerationWorkflow;
+import com.genace.client.review.EvidenceJob;
+import com.genace.client.review.ReviewCase;
 import java.util.List;
 
 /**
