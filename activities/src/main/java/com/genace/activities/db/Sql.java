@@ -90,7 +90,7 @@ public final class Sql {
   public Sql(DataSource dataSource, OpenTelemetry openTelemetry, StatementStats stats) {
     this(
         dataSource,
-        openTelemetry.getTracer("com.genace.db"),
+        openTelemetry.getTracer("com.genace.activities.db"),
         stats,
         "db",
         Sql::defaultFailure,

@@ -28,7 +28,7 @@ final class HttpSpans {
   private final Tracer tracer;
 
   HttpSpans(OpenTelemetry openTelemetry) {
-    this.tracer = openTelemetry.getTracer("com.genace.client");
+    this.tracer = openTelemetry.getTracer("com.genace.activities.genace");
   }
 
   /** Starts a client span for a call to {@code server}; the caller makes it current and ends it. */
