@@ -248,7 +248,8 @@ public final class GenerationClient {
    */
   public void signalResolution(String operationId, ReviewResolution resolution) {
     try {
-      WorkflowStub.fromTyped(stub(operationId)).signal(GenerationWorkflow.RESOLUTION_SIGNAL, resolution);
+      WorkflowStub.fromTyped(stub(operationId))
+          .signal(GenerationWorkflow.RESOLUTION_SIGNAL, resolution);
     } catch (WorkflowNotFoundException e) {
       throw endedOrUnknown(operationId, e);
     }

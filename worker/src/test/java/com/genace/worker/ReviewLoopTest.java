@@ -291,8 +291,7 @@ class ReviewLoopTest {
     OperationResult result = harness.client.awaitResult("op-lag", Duration.ofMinutes(1));
 
     assertThat(result.phase()).isEqualTo(Phase.DELIVERED);
-    assertThat(harness.row("op-lag").reviewResolvedBy())
-        .contains(GenerationWorkflow.RECONCILER);
+    assertThat(harness.row("op-lag").reviewResolvedBy()).contains(GenerationWorkflow.RECONCILER);
     assertThat(harness.postsFor("op-lag")).isEqualTo(1);
   }
 

@@ -272,7 +272,9 @@ class WorkerObservabilityTest {
 
     List<JsonNode> activityLines =
         lines.stream()
-            .filter(line -> line.path("logger_name").asText().startsWith("com.genace.activities.dispatch"))
+            .filter(
+                line ->
+                    line.path("logger_name").asText().startsWith("com.genace.activities.dispatch"))
             .collect(Collectors.toList());
     assertThat(activityLines).as("the dispatch activity logs its POST").isNotEmpty();
     assertThat(activityLines)
@@ -286,7 +288,8 @@ class WorkerObservabilityTest {
               assertThat(line.path("trace_id").asText()).hasSize(32);
             });
     assertThat(lines)
-        .filteredOn(line -> line.path("logger_name").asText().startsWith("com.genace.activities.delivery"))
+        .filteredOn(
+            line -> line.path("logger_name").asText().startsWith("com.genace.activities.delivery"))
         .isNotEmpty()
         .allSatisfy(line -> assertThat(line.path("remote_job_id").asText()).isNotBlank());
   }

@@ -338,7 +338,8 @@ class WorkerProcessTest {
     assertThat(row.phase()).isEqualTo(Phase.IN_REVIEW);
     assertThat(row.reviewReason()).contains("drained_during_post");
     await().atMost(Duration.ofSeconds(30)).until(() -> simulator.stats().postsFor("op-drain") == 1);
-    assertThat(ledger.claim("op-drain", "another-worker", com.genace.client.model.NextAction.DISPATCH))
+    assertThat(
+            ledger.claim("op-drain", "another-worker", com.genace.client.model.NextAction.DISPATCH))
         .isInstanceOf(com.genace.activities.ledger.ClaimResult.NotAcquired.class);
     assertThat(simulator.stats().postsFor("op-drain")).isEqualTo(1);
   }

@@ -23,9 +23,9 @@ public final class OperationLog {
 
   /**
    * The name of the workflow's logger, which operators, the runbook and the observability tests
-   * filter the workflow's lines on: the workflow implementation's class name since 0.1.0. Kept as
-   * a name, not taken from the class, so that the log stays below the workflow that uses it and
-   * the name stays the same wherever the class is.
+   * filter the workflow's lines on: the workflow implementation's class name since 0.1.0. Kept as a
+   * name, not taken from the class, so that the log stays below the workflow that uses it and the
+   * name stays the same wherever the class is.
    */
   public static final String WORKFLOW_LOGGER = "com.genace.workflows.GenerationWorkflowImpl";
 

@@ -493,7 +493,8 @@ public final class OperationsLedger {
    * limit" when the operation is still in {@code phase}, entered it at least {@code limit} ago (by
    * the database clock) and was not reported in this phase yet: once per operation and phase,
    * whichever worker, attempt or restart asks (the mark is in the row; logger {@code
-   * com.genace.activities.ledger.WaitingTooLong}). Nothing else changes: the operation goes on as before.
+   * com.genace.activities.ledger.WaitingTooLong}). Nothing else changes: the operation goes on as
+   * before.
    *
    * @return whether this call logged it
    */

@@ -14,10 +14,11 @@ import org.slf4j.LoggerFactory;
  * operation row (V13), written without a revision or a history row, like the poll schedule's.
  *
  * <p>The ERROR line "waits too long" comes from this class's logger ({@code
- * com.genace.activities.ledger.WaitingTooLong}), once per operation and phase: the statement that sets {@code
- * too_long_reported_at} is the one whose caller logs, and only when it changed the row, so two
- * workers (or a retry after a restart) never both log it. A phase change clears the mark (the row
- * rules' trigger), so an operation that waited too long observing can be reported again delivering.
+ * com.genace.activities.ledger.WaitingTooLong}), once per operation and phase: the statement that
+ * sets {@code too_long_reported_at} is the one whose caller logs, and only when it changed the row,
+ * so two workers (or a retry after a restart) never both log it. A phase change clears the mark
+ * (the row rules' trigger), so an operation that waited too long observing can be reported again
+ * delivering.
  */
 final class WaitingTooLong {
 

@@ -70,7 +70,9 @@ class ScanFreeStatementsTest {
     assertNoSeqScanOfBigTables(plan);
     assertThat(String.join("\n", plan)).contains("app_generation_operations_unfinished_idx");
     LedgerStatistics.Snapshot figures =
-        new LedgerStatistics(com.genace.activities.db.Sql.of(db), Duration.ofSeconds(10), "worker-a").read();
+        new LedgerStatistics(
+                com.genace.activities.db.Sql.of(db), Duration.ofSeconds(10), "worker-a")
+            .read();
     assertThat(figures.openReviews()).isEqualTo(20);
     assertThat(figures.oldestObservationAgeSeconds()).isBetween(0.0, 600.0);
     assertThat(figures.oldestDeliveryAgeSeconds()).isZero();
@@ -350,7 +352,9 @@ class ScanFreeStatementsTest {
             + " WHERE operation_id = 'live-5'");
 
     LedgerStatistics.Snapshot figures =
-        new LedgerStatistics(com.genace.activities.db.Sql.of(db), Duration.ofSeconds(10), "worker-a").read();
+        new LedgerStatistics(
+                com.genace.activities.db.Sql.of(db), Duration.ofSeconds(10), "worker-a")
+            .read();
 
     assertThat(figures.pollsOverdue()).isEqualTo(3);
     assertThat(figures.oldestPollOverdueSeconds()).isBetween(59.0, 600.0);
@@ -528,7 +532,8 @@ class ScanFreeStatementsTest {
     // All 20 reviews share one creation time: the operation id orders them, and none is lost.
     assertThat(walked).hasSize(18).doesNotHaveDuplicates().doesNotContain("review-1", "review-2");
     assertThat(ledger.countSelection(lost)).isEqualTo(18);
-    assertThat(ledger.countSelection(lost.inPhase(com.genace.client.model.Phase.OBSERVING))).isZero();
+    assertThat(ledger.countSelection(lost.inPhase(com.genace.client.model.Phase.OBSERVING)))
+        .isZero();
     assertThat(
             ledger.countSelection(
                 new OperationSelection(

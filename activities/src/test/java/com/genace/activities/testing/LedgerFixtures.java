@@ -40,8 +40,9 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * <p>Why here and not in {@code testkit}: {@code testkit} holds the stand-ins for the outside world
  * (the simulator, the embedded PostgreSQL) and depends on nothing of the worker, so it cannot see
  * {@link OperationsLedger}. The shared database these tests use already lives here ({@link
- * TestDatabase}, {@link DatabaseExtension}), published with the rest of {@code com.genace.activities.testing}
- * as the activities test jar that {@code worker} and {@code ops} reuse.
+ * TestDatabase}, {@link DatabaseExtension}), published with the rest of {@code
+ * com.genace.activities.testing} as the activities test jar that {@code worker} and {@code ops}
+ * reuse.
  */
 public final class LedgerFixtures implements BeforeEachCallback, ParameterResolver {
 

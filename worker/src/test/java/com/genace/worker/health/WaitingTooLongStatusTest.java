@@ -40,13 +40,15 @@ class WaitingTooLongStatusTest {
     for (String id : new String[] {"op-render", "op-copy"}) {
       ledger.create(new NewOperation(id, "image-v1", "{}"));
       var lease =
-          ((com.genace.activities.ledger.ClaimResult.Acquired) ledger.claim(id, "w", NextAction.DISPATCH))
+          ((com.genace.activities.ledger.ClaimResult.Acquired)
+                  ledger.claim(id, "w", NextAction.DISPATCH))
               .lease();
       ledger.markSubmitting(lease);
       ledger.recordAccepted(lease, "gen_" + id);
     }
     var observe =
-        ((com.genace.activities.ledger.ClaimResult.Acquired) ledger.claim("op-copy", "w", NextAction.OBSERVE))
+        ((com.genace.activities.ledger.ClaimResult.Acquired)
+                ledger.claim("op-copy", "w", NextAction.OBSERVE))
             .lease();
     ledger.recordSnapshot(
         observe, com.genace.workflows.model.RemoteStatus.SUCCEEDED, "{\"outputs\":[]}", null);
