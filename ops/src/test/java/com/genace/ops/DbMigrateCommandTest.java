@@ -2,8 +2,8 @@ package com.genace.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.genace.activities.testing.TestDatabase;
 import com.genace.ops.support.CliRunner;
-import com.genace.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;

@@ -2,11 +2,11 @@ package com.genace.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.genace.model.Phase;
+import com.genace.activities.testing.DatabaseExtension;
+import com.genace.activities.testing.TestDatabase;
+import com.genace.client.model.Phase;
 import com.genace.ops.support.CliRunner;
 import com.genace.ops.support.TestStack;
-import com.genace.testing.DatabaseExtension;
-import com.genace.testing.TestDatabase;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;

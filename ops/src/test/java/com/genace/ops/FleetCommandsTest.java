@@ -2,9 +2,9 @@ package com.genace.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.genace.activities.testing.DatabaseExtension;
+import com.genace.activities.testing.TestDatabase;
 import com.genace.ops.support.CliRunner;
-import com.genace.testing.DatabaseExtension;
-import com.genace.testing.TestDatabase;
 import com.genace.worker.fleet.FleetConfiguration;
 import java.util.HashMap;
 import java.util.Map;

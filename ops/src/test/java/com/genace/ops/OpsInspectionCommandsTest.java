@@ -4,17 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.genace.controls.WorkerControls;
-import com.genace.ledger.ClaimResult;
-import com.genace.ledger.Lease;
-import com.genace.ledger.NewOperation;
-import com.genace.ledger.OperationsLedger;
-import com.genace.ledger.WriteResult;
-import com.genace.model.NextAction;
-import com.genace.model.RemoteStatus;
+import com.genace.activities.controls.WorkerControls;
+import com.genace.activities.ledger.ClaimResult;
+import com.genace.activities.ledger.Lease;
+import com.genace.activities.ledger.NewOperation;
+import com.genace.activities.ledger.OperationsLedger;
+import com.genace.activities.ledger.WriteResult;
+import com.genace.activities.testing.DatabaseExtension;
+import com.genace.activities.testing.TestDatabase;
+import com.genace.client.model.NextAction;
 import com.genace.ops.support.CliRunner;
-import com.genace.testing.DatabaseExtension;
-import com.genace.testing.TestDatabase;
+import com.genace.workflows.model.RemoteStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -79,7 +79,7 @@ class OpsInspectionCommandsTest {
     assertThat(ledger.create(new NewOperation("op-acme", "image-v1", "{}", "acme"))).isTrue();
     pending("op-other");
     inReview("op-old");
-    com.genace.testing.QueryPlans.execute(
+    com.genace.activities.testing.QueryPlans.execute(
         TestDatabase.dataSource(),
         "UPDATE app_generation_operations SET created_at = now() - interval '2 hours',"
             + " review_opened_at = now() - interval '90 minutes' WHERE operation_id = 'op-old'",
@@ -114,7 +114,7 @@ class OpsInspectionCommandsTest {
     observing("op-long");
     observing("op-young");
     inReview("op-old-review");
-    com.genace.testing.QueryPlans.execute(
+    com.genace.activities.testing.QueryPlans.execute(
         TestDatabase.dataSource(),
         "UPDATE app_generation_operations SET created_at = now() - interval '7 hours',"
             + " phase_since = now() - interval '6 hours 50 minutes'"

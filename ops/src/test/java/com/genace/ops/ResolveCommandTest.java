@@ -2,15 +2,15 @@ package com.genace.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.genace.ledger.ClaimResult;
-import com.genace.ledger.Lease;
-import com.genace.ledger.NewOperation;
-import com.genace.ledger.OperationRow;
-import com.genace.model.NextAction;
-import com.genace.model.Phase;
+import com.genace.activities.ledger.ClaimResult;
+import com.genace.activities.ledger.Lease;
+import com.genace.activities.ledger.NewOperation;
+import com.genace.activities.ledger.OperationRow;
+import com.genace.activities.testing.DatabaseExtension;
+import com.genace.client.model.NextAction;
+import com.genace.client.model.Phase;
 import com.genace.ops.support.CliRunner;
 import com.genace.ops.support.StackFixture;
-import com.genace.testing.DatabaseExtension;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

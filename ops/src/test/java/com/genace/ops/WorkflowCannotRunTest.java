@@ -3,10 +3,10 @@ package com.genace.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.genace.ledger.NewOperation;
+import com.genace.activities.ledger.NewOperation;
+import com.genace.activities.testing.DatabaseExtension;
 import com.genace.ops.support.CliRunner;
 import com.genace.ops.support.StackFixture;
-import com.genace.testing.DatabaseExtension;
 import com.genace.worker.support.GenerationHarness;
 import com.genace.worker.temporal.TemporalConnection;
 import java.time.Duration;
@@ -47,7 +47,7 @@ class WorkflowCannotRunTest {
   void show_says_an_ended_operation_ended_without_asking_temporal() {
     stack.submit("fine-1");
 
-    stack.awaitPhase("fine-1", com.genace.model.Phase.DELIVERED);
+    stack.awaitPhase("fine-1", com.genace.client.model.Phase.DELIVERED);
     assertThat(stack.cli("ops", "show", "fine-1").out()).containsPattern("(?m)^workflow +ended$");
   }
 }

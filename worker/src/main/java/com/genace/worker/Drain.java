@@ -1,8 +1,8 @@
 package com.genace.worker;
 
-import com.genace.ledger.Lease;
-import com.genace.ledger.WriteResult;
-import com.genace.model.ReviewReason;
+import com.genace.activities.ledger.Lease;
+import com.genace.activities.ledger.WriteResult;
+import com.genace.client.model.ReviewReason;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

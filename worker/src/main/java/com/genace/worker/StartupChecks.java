@@ -1,10 +1,10 @@
 package com.genace.worker;
 
-import com.genace.client.GenaceAuthenticationException;
-import com.genace.db.Migrations;
+import com.genace.activities.db.Migrations;
+import com.genace.activities.genace.GenaceAuthenticationException;
+import com.genace.client.connection.GenerationConnection;
+import com.genace.client.connection.TemporalSettings;
 import com.genace.worker.temporal.SearchAttributes;
-import com.genace.workflows.connection.GenerationConnection;
-import com.genace.workflows.connection.TemporalSettings;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.enums.v1.IndexedValueType;

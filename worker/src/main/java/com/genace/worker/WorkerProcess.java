@@ -1,7 +1,6 @@
 package com.genace.worker;
 
-import com.genace.controls.CircuitProbe;
-import com.genace.lifecycle.RetentionRequest;
+import com.genace.activities.controls.CircuitProbe;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.health.StatusServer;
 import com.genace.worker.health.WorkerMetrics;
@@ -9,6 +8,7 @@ import com.genace.worker.health.WorkerState;
 import com.genace.worker.lifecycle.LedgerRetentionSchedule;
 import com.genace.worker.lifecycle.OrphanSweepSchedule;
 import com.genace.worker.temporal.TemporalTarget;
+import com.genace.workflows.lifecycle.RetentionRequest;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executors;

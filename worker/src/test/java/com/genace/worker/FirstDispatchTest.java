@@ -4,12 +4,12 @@ import static com.genace.worker.support.GenerationHarness.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.genace.ledger.OperationRow;
-import com.genace.model.Phase;
-import com.genace.testing.DatabaseExtension;
+import com.genace.activities.ledger.OperationRow;
+import com.genace.activities.testing.DatabaseExtension;
+import com.genace.client.GenerationWorkflow;
+import com.genace.client.OperationResult;
+import com.genace.client.model.Phase;
 import com.genace.worker.support.GenerationHarness;
-import com.genace.workflows.GenerationWorkflow;
-import com.genace.workflows.OperationResult;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerOptions;

@@ -1,26 +1,25 @@
 package com.genace.worker;
 
+import static com.genace.client.GenerationSearchAttributes.NEEDS_REVIEW;
 import static com.genace.worker.support.GenerationHarness.request;
-import static com.genace.workflows.GenerationSearchAttributes.NEEDS_REVIEW;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.genace.delivery.ArtifactContent;
-import com.genace.delivery.ArtifactStore;
-import com.genace.delivery.ArtifactStoreException;
-import com.genace.delivery.LocalDirectoryArtifactStore;
-import com.genace.lifecycle.CancelRequest;
-import com.genace.model.Phase;
-import com.genace.model.ReviewReason;
-import com.genace.review.ReviewResolution;
-import com.genace.testing.DatabaseExtension;
+import com.genace.activities.delivery.ArtifactContent;
+import com.genace.activities.delivery.ArtifactStore;
+import com.genace.activities.delivery.ArtifactStoreException;
+import com.genace.activities.delivery.LocalDirectoryArtifactStore;
+import com.genace.activities.testing.DatabaseExtension;
+import com.genace.client.CancelRequest;
+import com.genace.client.CarriedState;
+import com.genace.client.GenerationWorkflow;
+import com.genace.client.OperationResult;
+import com.genace.client.OperationView;
+import com.genace.client.model.Phase;
+import com.genace.client.model.ReviewReason;
+import com.genace.client.review.ReviewResolution;
 import com.genace.worker.support.ForwardingArtifactStore;
 import com.genace.worker.support.GenerationHarness;
-import com.genace.workflows.CarriedState;
-import com.genace.workflows.GenerationClient;
-import com.genace.workflows.GenerationWorkflow;
-import com.genace.workflows.OperationResult;
-import com.genace.workflows.OperationView;
 import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
@@ -359,7 +358,7 @@ class LongWaitsTest {
       int batch = nearBudget ? 1 : BATCH;
       harness.temporal.getWorkerFactory().suspendPolling();
       for (int i = 0; i < batch && sent < FLOOD; i++, sent++) {
-        workflow.signal(GenerationClient.RESOLUTION_SIGNAL, "not a resolution " + sent);
+        workflow.signal(GenerationWorkflow.RESOLUTION_SIGNAL, "not a resolution " + sent);
       }
       harness.temporal.getWorkerFactory().resumePolling();
       String last = "not a resolution " + (sent - 1);

@@ -4,20 +4,19 @@ import static com.genace.worker.support.GenerationHarness.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.genace.ledger.OperationRow;
-import com.genace.ledger.TransitionRow;
-import com.genace.lifecycle.SweepReport;
-import com.genace.lifecycle.SweepWorkflow;
-import com.genace.lifecycle.SweepWorkflowImpl;
-import com.genace.model.Phase;
-import com.genace.model.ReviewReason;
-import com.genace.review.ReviewResolution;
-import com.genace.testing.DatabaseExtension;
+import com.genace.activities.ledger.OperationRow;
+import com.genace.activities.ledger.TransitionRow;
+import com.genace.activities.testing.DatabaseExtension;
+import com.genace.client.GenerationWorkflow;
+import com.genace.client.OperationResult;
+import com.genace.client.TaskQueues;
+import com.genace.client.model.Phase;
+import com.genace.client.model.ReviewReason;
+import com.genace.client.review.ReviewResolution;
 import com.genace.worker.support.GenerationHarness;
-import com.genace.workflows.GenerationClient;
-import com.genace.workflows.GenerationWorkflow;
-import com.genace.workflows.OperationResult;
-import com.genace.workflows.TaskQueues;
+import com.genace.workflows.lifecycle.SweepReport;
+import com.genace.workflows.lifecycle.SweepWorkflow;
+import com.genace.workflows.lifecycle.SweepWorkflowImpl;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
@@ -218,7 +217,7 @@ class OrphanSweepTest {
             .newUntypedWorkflowStub(GenerationWorkflow.workflowId("op-continued"));
     harness.temporal.getWorkerFactory().suspendPolling();
     for (int i = 0; i < FLOOD; i++) {
-      workflow.signal(GenerationClient.RESOLUTION_SIGNAL, "not a resolution " + i);
+      workflow.signal(GenerationWorkflow.RESOLUTION_SIGNAL, "not a resolution " + i);
     }
     harness.temporal.getWorkerFactory().resumePolling();
     await().atMost(Duration.ofSeconds(60)).until(() -> harness.runs("op-continued").size() == 2);

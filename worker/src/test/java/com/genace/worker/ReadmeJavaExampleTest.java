@@ -2,13 +2,13 @@ package com.genace.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.genace.model.Phase;
-import com.genace.testing.DatabaseExtension;
+import com.genace.activities.testing.DatabaseExtension;
+import com.genace.client.GenerationClient;
+import com.genace.client.GenerationRequest;
+import com.genace.client.OperationResult;
+import com.genace.client.OperationView;
+import com.genace.client.model.Phase;
 import com.genace.worker.support.GenerationHarness;
-import com.genace.workflows.GenerationClient;
-import com.genace.workflows.GenerationRequest;
-import com.genace.workflows.OperationResult;
-import com.genace.workflows.OperationView;
 import io.temporal.client.WorkflowClient;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,20 +6,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.genace.client.CreateRequest;
-import com.genace.ledger.ReviewEvidenceRow;
-import com.genace.model.Phase;
-import com.genace.review.ReviewEvidence;
-import com.genace.review.ReviewResolution;
-import com.genace.review.ReviewSettings;
-import com.genace.testing.DatabaseExtension;
+import com.genace.activities.genace.CreateRequest;
+import com.genace.activities.ledger.ReviewEvidenceRow;
+import com.genace.activities.review.ReviewSettings;
+import com.genace.activities.testing.DatabaseExtension;
+import com.genace.client.GenerationWorkflow;
+import com.genace.client.OperationResult;
+import com.genace.client.OperationView;
+import com.genace.client.ResolutionRefusedException;
+import com.genace.client.model.Phase;
+import com.genace.client.review.ReviewEvidence;
+import com.genace.client.review.ReviewResolution;
 import com.genace.worker.support.GenerationHarness;
-import com.genace.workflows.GenerationClient;
-import com.genace.workflows.GenerationWorkflow;
-import com.genace.workflows.GenerationWorkflowImpl;
-import com.genace.workflows.OperationResult;
-import com.genace.workflows.OperationView;
-import com.genace.workflows.ResolutionRefusedException;
 import io.temporal.api.sdk.v1.WorkflowMetadata;
 import io.temporal.client.WorkflowStub;
 import java.nio.file.Path;
@@ -126,11 +124,11 @@ class ReviewLoopTest {
             .newUntypedWorkflowStub(GenerationWorkflow.workflowId("op-shapes"));
     ObjectMapper json = new ObjectMapper();
 
-    stub.signal(GenerationClient.RESOLUTION_SIGNAL, List.of(1, 2));
-    stub.signal(GenerationClient.RESOLUTION_SIGNAL, "str");
-    stub.signal(GenerationClient.RESOLUTION_SIGNAL, json.readTree("{\"decision\":42}"));
+    stub.signal(GenerationWorkflow.RESOLUTION_SIGNAL, List.of(1, 2));
+    stub.signal(GenerationWorkflow.RESOLUTION_SIGNAL, "str");
+    stub.signal(GenerationWorkflow.RESOLUTION_SIGNAL, json.readTree("{\"decision\":42}"));
     stub.signal(
-        GenerationClient.RESOLUTION_SIGNAL,
+        GenerationWorkflow.RESOLUTION_SIGNAL,
         json.readTree(
             "{\"decision\":\"abandon\",\"reason\":\"x\",\"resolvedBy\":\"y\",\"extra\":1}"));
 
@@ -226,7 +224,7 @@ class ReviewLoopTest {
     assertThat(result.remoteJobId()).isEqualTo(job);
     assertThat(harness.postsFor("op-settles")).isEqualTo(1);
     assertThat(harness.row("op-settles").reviewResolvedBy())
-        .contains(GenerationWorkflowImpl.RECONCILER);
+        .contains(GenerationWorkflow.RECONCILER);
     assertThat(harness.row("op-settles").reviewNote().orElseThrow())
         .contains("1 job on Genace carries this operation id: " + job);
     ReviewEvidenceRow kept = harness.ledger.reviewEvidence("op-settles").orElseThrow();
@@ -293,8 +291,7 @@ class ReviewLoopTest {
     OperationResult result = harness.client.awaitResult("op-lag", Duration.ofMinutes(1));
 
     assertThat(result.phase()).isEqualTo(Phase.DELIVERED);
-    assertThat(harness.row("op-lag").reviewResolvedBy())
-        .contains(GenerationWorkflowImpl.RECONCILER);
+    assertThat(harness.row("op-lag").reviewResolvedBy()).contains(GenerationWorkflow.RECONCILER);
     assertThat(harness.postsFor("op-lag")).isEqualTo(1);
   }
 

@@ -2,7 +2,7 @@ package com.genace.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.genace.model.ReviewReason;
+import com.genace.client.model.ReviewReason;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -7,20 +7,20 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.util.ContextInitializer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.genace.model.Phase;
-import com.genace.review.ReviewResolution;
-import com.genace.simulator.Faults;
-import com.genace.simulator.GenaceSimulator;
-import com.genace.testing.DatabaseExtension;
-import com.genace.testing.TestDatabase;
+import com.genace.activities.testing.DatabaseExtension;
+import com.genace.activities.testing.TestDatabase;
+import com.genace.client.GenerationClient;
+import com.genace.client.GenerationRequest;
+import com.genace.client.GenerationWorkflow;
+import com.genace.client.model.Phase;
+import com.genace.client.review.ReviewResolution;
+import com.genace.testkit.simulator.Faults;
+import com.genace.testkit.simulator.GenaceSimulator;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.support.GenerationHarness;
 import com.genace.worker.telemetry.JsonLogging;
 import com.genace.worker.telemetry.TemporalTracing;
 import com.genace.worker.temporal.TemporalTarget;
-import com.genace.workflows.GenerationClient;
-import com.genace.workflows.GenerationRequest;
-import com.genace.workflows.GenerationWorkflow;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
@@ -272,7 +272,9 @@ class WorkerObservabilityTest {
 
     List<JsonNode> activityLines =
         lines.stream()
-            .filter(line -> line.path("logger_name").asText().startsWith("com.genace.dispatch"))
+            .filter(
+                line ->
+                    line.path("logger_name").asText().startsWith("com.genace.activities.dispatch"))
             .collect(Collectors.toList());
     assertThat(activityLines).as("the dispatch activity logs its POST").isNotEmpty();
     assertThat(activityLines)
@@ -286,7 +288,8 @@ class WorkerObservabilityTest {
               assertThat(line.path("trace_id").asText()).hasSize(32);
             });
     assertThat(lines)
-        .filteredOn(line -> line.path("logger_name").asText().startsWith("com.genace.delivery"))
+        .filteredOn(
+            line -> line.path("logger_name").asText().startsWith("com.genace.activities.delivery"))
         .isNotEmpty()
         .allSatisfy(line -> assertThat(line.path("remote_job_id").asText()).isNotBlank());
   }

@@ -3,13 +3,16 @@ package com.genace.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.genace.controls.WorkerControls;
-import com.genace.ledger.OperationRow;
-import com.genace.ledger.OperationsLedger;
-import com.genace.model.Phase;
-import com.genace.simulator.GenaceSimulator;
-import com.genace.testing.DatabaseExtension;
-import com.genace.testing.TestDatabase;
+import com.genace.activities.controls.WorkerControls;
+import com.genace.activities.ledger.OperationRow;
+import com.genace.activities.ledger.OperationsLedger;
+import com.genace.activities.testing.DatabaseExtension;
+import com.genace.activities.testing.TestDatabase;
+import com.genace.client.GenerationClient;
+import com.genace.client.GenerationRequest;
+import com.genace.client.GenerationWorkflow;
+import com.genace.client.model.Phase;
+import com.genace.testkit.simulator.GenaceSimulator;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.health.Readiness;
 import com.genace.worker.support.GenerationHarness;
@@ -17,9 +20,6 @@ import com.genace.worker.support.TcpProxy;
 import com.genace.worker.support.TestEnvironment;
 import com.genace.worker.temporal.TemporalTarget;
 import com.genace.worker.temporal.WorkflowTaskFailures;
-import com.genace.workflows.GenerationClient;
-import com.genace.workflows.GenerationRequest;
-import com.genace.workflows.GenerationWorkflow;
 import io.temporal.testing.TestWorkflowEnvironment;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -338,8 +338,9 @@ class WorkerProcessTest {
     assertThat(row.phase()).isEqualTo(Phase.IN_REVIEW);
     assertThat(row.reviewReason()).contains("drained_during_post");
     await().atMost(Duration.ofSeconds(30)).until(() -> simulator.stats().postsFor("op-drain") == 1);
-    assertThat(ledger.claim("op-drain", "another-worker", com.genace.model.NextAction.DISPATCH))
-        .isInstanceOf(com.genace.ledger.ClaimResult.NotAcquired.class);
+    assertThat(
+            ledger.claim("op-drain", "another-worker", com.genace.client.model.NextAction.DISPATCH))
+        .isInstanceOf(com.genace.activities.ledger.ClaimResult.NotAcquired.class);
     assertThat(simulator.stats().postsFor("op-drain")).isEqualTo(1);
   }
 }

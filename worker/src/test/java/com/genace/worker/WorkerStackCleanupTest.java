@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import com.genace.testing.DatabaseExtension;
+import com.genace.activities.testing.DatabaseExtension;
+import com.genace.client.connection.TemporalSettings;
 import com.genace.testkit.LoopbackPorts;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.support.TestEnvironment;
 import com.genace.worker.temporal.TemporalTarget;
-import com.genace.workflows.connection.TemporalSettings;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

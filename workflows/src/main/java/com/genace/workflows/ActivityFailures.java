@@ -1,7 +1,7 @@
 package com.genace.workflows;
 
-import com.genace.model.FailureTypes;
-import com.genace.model.Phase;
+import com.genace.client.model.Phase;
+import com.genace.workflows.model.FailureTypes;
 import io.temporal.api.enums.v1.TimeoutType;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;

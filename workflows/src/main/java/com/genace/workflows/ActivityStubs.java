@@ -1,12 +1,13 @@
 package com.genace.workflows;
 
-import com.genace.delivery.DeliveryActivities;
-import com.genace.dispatch.DispatchActivities;
-import com.genace.lifecycle.CancelActivities;
-import com.genace.observation.ObservationActivities;
-import com.genace.registration.RegistrationActivities;
-import com.genace.review.EvidenceActivities;
-import com.genace.review.ReviewActivities;
+import com.genace.client.TaskQueues;
+import com.genace.workflows.delivery.DeliveryActivities;
+import com.genace.workflows.dispatch.DispatchActivities;
+import com.genace.workflows.lifecycle.CancelActivities;
+import com.genace.workflows.observation.ObservationActivities;
+import com.genace.workflows.registration.RegistrationActivities;
+import com.genace.workflows.review.EvidenceActivities;
+import com.genace.workflows.review.ReviewActivities;
 import io.temporal.activity.ActivityCancellationType;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;

@@ -1,9 +1,10 @@
 package com.genace.workflows;
 
-import com.genace.lifecycle.CancelOutcome;
-import com.genace.lifecycle.CancelRequest;
-import com.genace.model.Phase;
-import com.genace.model.ReviewReason;
+import com.genace.client.CancelRequest;
+import com.genace.client.Step;
+import com.genace.client.model.Phase;
+import com.genace.client.model.ReviewReason;
+import com.genace.workflows.lifecycle.CancelOutcome;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Workflow;

@@ -1,8 +1,8 @@
 package com.genace.workflows;
 
-import com.genace.lifecycle.CancelRecord;
-import com.genace.lifecycle.CancelRequest;
-import com.genace.model.ReviewReason;
+import com.genace.client.CancelRequest;
+import com.genace.client.model.ReviewReason;
+import com.genace.workflows.lifecycle.CancelRecord;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.workflow.CancellationScope;

@@ -1,8 +1,9 @@
 package com.genace.workflows;
 
-import com.genace.delivery.DeliveryActivities;
-import com.genace.delivery.DeliveryResult;
-import com.genace.model.Phase;
+import com.genace.client.Step;
+import com.genace.client.model.Phase;
+import com.genace.workflows.delivery.DeliveryActivities;
+import com.genace.workflows.delivery.DeliveryResult;
 import io.temporal.failure.CanceledFailure;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.Promise;

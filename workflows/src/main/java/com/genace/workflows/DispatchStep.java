@@ -1,10 +1,13 @@
 package com.genace.workflows;
 
-import com.genace.dispatch.DispatchActivities;
-import com.genace.dispatch.DispatchOutcome;
-import com.genace.dispatch.DispatchResult;
-import com.genace.model.Phase;
-import com.genace.model.ReviewReason;
+import com.genace.client.CarriedState;
+import com.genace.client.GenerationRequest;
+import com.genace.client.Step;
+import com.genace.client.model.Phase;
+import com.genace.client.model.ReviewReason;
+import com.genace.workflows.dispatch.DispatchActivities;
+import com.genace.workflows.dispatch.DispatchOutcome;
+import com.genace.workflows.dispatch.DispatchResult;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;

@@ -1,8 +1,9 @@
 package com.genace.workflows;
 
-import com.genace.model.ReviewDecision;
-import com.genace.review.ReviewEvidence;
-import com.genace.review.ReviewResolution;
+import com.genace.client.GenerationWorkflow;
+import com.genace.client.model.ReviewDecision;
+import com.genace.client.review.ReviewEvidence;
+import com.genace.client.review.ReviewResolution;
 import io.temporal.failure.ActivityFailure;
 
 /**
@@ -60,7 +61,7 @@ final class EvidenceGathering {
               ReviewDecision.FOUND_REMOTE_JOB.wire(),
               evidence.selfSettleJobId(),
               "settled by itself: " + evidence.summary(),
-              GenerationWorkflowImpl.RECONCILER);
+              GenerationWorkflow.RECONCILER);
       inbox.settle(settled);
       log.info(
           operationId,

@@ -1,9 +1,16 @@
 package com.genace.workflows;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.genace.lifecycle.CancelRequest;
-import com.genace.model.FailureTypes;
-import com.genace.review.ReviewResolution;
+import com.genace.client.CancelRequest;
+import com.genace.client.CarriedState;
+import com.genace.client.GenerationClient;
+import com.genace.client.GenerationRequest;
+import com.genace.client.GenerationWorkflow;
+import com.genace.client.OperationResult;
+import com.genace.client.OperationView;
+import com.genace.client.Step;
+import com.genace.client.review.ReviewResolution;
+import com.genace.workflows.model.FailureTypes;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.WorkflowInit;
 
@@ -35,9 +42,6 @@ import io.temporal.workflow.WorkflowInit;
  * objects of this workflow instance.
  */
 public class GenerationWorkflowImpl implements GenerationWorkflow {
-
-  /** Who resolved a review that settled itself. */
-  public static final String RECONCILER = "reconciler";
 
   private final OperationState operation = new OperationState();
   private final Cancellation cancellation = new Cancellation(operation);

@@ -1,5 +1,7 @@
 package com.genace.workflows;
 
+import com.genace.client.GenerationRequest;
+import com.genace.client.RequestDifferences;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

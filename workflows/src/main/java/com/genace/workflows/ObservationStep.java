@@ -1,9 +1,10 @@
 package com.genace.workflows;
 
-import com.genace.model.Phase;
-import com.genace.model.RemoteStatus;
-import com.genace.observation.ObservationActivities;
-import com.genace.observation.ObservationResult;
+import com.genace.client.Step;
+import com.genace.client.model.Phase;
+import com.genace.workflows.model.RemoteStatus;
+import com.genace.workflows.observation.ObservationActivities;
+import com.genace.workflows.observation.ObservationResult;
 import io.temporal.workflow.Async;
 
 /**

@@ -21,6 +21,14 @@ public final class OperationLog {
   public static final String WORKFLOW_ID = "workflow_id";
   public static final String REMOTE_JOB_ID = "remote_job_id";
 
+  /**
+   * The name of the workflow's logger, which operators, the runbook and the observability tests
+   * filter the workflow's lines on: the workflow implementation's class name since 0.1.0. Kept as a
+   * name, not taken from the class, so that the log stays below the workflow that uses it and the
+   * name stays the same wherever the class is.
+   */
+  public static final String WORKFLOW_LOGGER = "com.genace.workflows.GenerationWorkflowImpl";
+
   private final Logger log;
 
   private OperationLog(Logger log) {
@@ -35,12 +43,9 @@ public final class OperationLog {
     return new OperationLog(workflowLogger());
   }
 
-  /**
-   * The workflow's logger, for its other lines too: operators and the observability tests filter
-   * the workflow's lines on {@link GenerationWorkflowImpl}'s name.
-   */
+  /** The workflow's logger ({@value #WORKFLOW_LOGGER}), for its other lines too. */
   static Logger workflowLogger() {
-    return Workflow.getLogger(GenerationWorkflowImpl.class);
+    return Workflow.getLogger(WORKFLOW_LOGGER);
   }
 
   void info(String operationId, String remoteJobId, String format, Object... args) {

@@ -1,9 +1,14 @@
 package com.genace.workflows;
 
-import com.genace.delivery.DeliveredArtifact;
-import com.genace.model.Phase;
-import com.genace.model.RemoteStatus;
-import com.genace.review.ReviewCase;
+import com.genace.client.CarriedState;
+import com.genace.client.DeliveredArtifact;
+import com.genace.client.GenerationSearchAttributes;
+import com.genace.client.OperationResult;
+import com.genace.client.OperationView;
+import com.genace.client.Step;
+import com.genace.client.model.Phase;
+import com.genace.client.review.ReviewCase;
+import com.genace.workflows.model.RemoteStatus;
 import io.temporal.common.SearchAttributeKey;
 import io.temporal.common.SearchAttributeUpdate;
 import io.temporal.workflow.Workflow;
@@ -98,7 +103,7 @@ final class OperationState {
       int notSentInARow,
       int waitsInARow,
       int runs,
-      com.genace.lifecycle.CancelRequest cancel,
+      com.genace.client.CancelRequest cancel,
       long nextReminderAtMillis) {
     int keptFrom = Math.max(0, rejectedResolutions.size() - CarriedState.REFUSALS_CARRIED);
     return new CarriedState(

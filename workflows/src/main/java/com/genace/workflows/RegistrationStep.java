@@ -1,5 +1,7 @@
 package com.genace.workflows;
 
+import com.genace.client.GenerationRequest;
+
 /**
  * Registers the operation in the ledger ({@code pending}) in the first dispatch attempt ({@link
  * DispatchStep}), which {@link #registerNow} backs up when that attempt did not report back.

@@ -1,10 +1,10 @@
 package com.genace.workflows;
 
-import com.genace.model.ReviewDecision;
-import com.genace.review.JobCheck;
-import com.genace.review.ReviewActivities;
-import com.genace.review.ReviewEvidence;
-import com.genace.review.ReviewResolution;
+import com.genace.client.model.ReviewDecision;
+import com.genace.client.review.ReviewEvidence;
+import com.genace.client.review.ReviewResolution;
+import com.genace.workflows.review.JobCheck;
+import com.genace.workflows.review.ReviewActivities;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import java.util.Optional;

@@ -1,10 +1,10 @@
 package com.genace.workflows;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.genace.model.FailureTypes;
-import com.genace.model.Phase;
-import com.genace.review.ResolutionPayload;
-import com.genace.review.ReviewResolution;
+import com.genace.client.model.Phase;
+import com.genace.client.review.ResolutionPayload;
+import com.genace.client.review.ReviewResolution;
+import com.genace.workflows.model.FailureTypes;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Workflow;
 import java.util.Optional;

@@ -1,7 +1,8 @@
 package com.genace.workflows;
 
-import com.genace.review.EvidenceJob;
-import com.genace.review.ReviewCase;
+import com.genace.client.GenerationWorkflow;
+import com.genace.client.review.EvidenceJob;
+import com.genace.client.review.ReviewCase;
 import java.util.List;
 
 /**
@@ -27,7 +28,7 @@ final class ReviewDetails {
         review.evidence() == null ? List.of() : review.evidence().candidates();
     String jobId = candidates.size() == 1 ? candidates.get(0).id() : "<job id>";
     text.append("\n\n### Resolve with the signal `")
-        .append(GenerationClient.RESOLUTION_SIGNAL)
+        .append(GenerationWorkflow.RESOLUTION_SIGNAL)
         .append(
             "`\n\nMore Actions → Send a Signal, then paste one of these (fill in the reason and")
         .append(" your name).\n\nGenace holds the render:\n\n")

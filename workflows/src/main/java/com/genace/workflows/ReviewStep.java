@@ -1,12 +1,14 @@
 package com.genace.workflows;
 
-import com.genace.model.Phase;
-import com.genace.model.ReviewDecision;
-import com.genace.model.ReviewReason;
-import com.genace.review.ReviewActivities;
-import com.genace.review.ReviewCase;
-import com.genace.review.ReviewOpened;
-import com.genace.review.ReviewResolution;
+import com.genace.client.CarriedState;
+import com.genace.client.Step;
+import com.genace.client.model.Phase;
+import com.genace.client.model.ReviewDecision;
+import com.genace.client.model.ReviewReason;
+import com.genace.client.review.ReviewCase;
+import com.genace.client.review.ReviewResolution;
+import com.genace.workflows.review.ReviewActivities;
+import com.genace.workflows.review.ReviewOpened;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Workflow;

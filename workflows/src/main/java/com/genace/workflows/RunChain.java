@@ -1,5 +1,8 @@
 package com.genace.workflows;
 
+import com.genace.client.CarriedState;
+import com.genace.client.GenerationRequest;
+import com.genace.client.Step;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.util.function.BooleanSupplier;

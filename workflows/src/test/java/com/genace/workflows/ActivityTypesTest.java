@@ -2,8 +2,8 @@ package com.genace.workflows;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.genace.registration.RegistrationActivities;
-import com.genace.review.ReviewActivities;
+import com.genace.workflows.registration.RegistrationActivities;
+import com.genace.workflows.review.ReviewActivities;
 import io.temporal.common.metadata.POJOActivityInterfaceMetadata;
 import io.temporal.common.metadata.POJOActivityMethodMetadata;
 import java.util.List;

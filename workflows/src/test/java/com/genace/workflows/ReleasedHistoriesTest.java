@@ -2,8 +2,8 @@ package com.genace.workflows;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.genace.lifecycle.RetentionWorkflowImpl;
-import com.genace.lifecycle.SweepWorkflowImpl;
+import com.genace.workflows.lifecycle.RetentionWorkflowImpl;
+import com.genace.workflows.lifecycle.SweepWorkflowImpl;
 import com.genace.workflows.support.SavedHistories;
 import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.TestWorkflowEnvironment;

@@ -5,8 +5,13 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.genace.model.FailureTypes;
-import com.genace.registration.RegistrationActivities;
+import com.genace.client.GenerationRequest;
+import com.genace.client.GenerationSearchAttributes;
+import com.genace.client.GenerationWorkflow;
+import com.genace.client.OperationResult;
+import com.genace.client.TaskQueues;
+import com.genace.workflows.model.FailureTypes;
+import com.genace.workflows.registration.RegistrationActivities;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.enums.v1.IndexedValueType;
 import io.temporal.api.enums.v1.TimeoutType;

@@ -1,13 +1,13 @@
 package com.genace.examples;
 
-import com.genace.delivery.DeliveredArtifact;
-import com.genace.model.Phase;
-import com.genace.workflows.GenerationClient;
-import com.genace.workflows.GenerationRequest;
-import com.genace.workflows.OperationResult;
-import com.genace.workflows.OperationTimeoutException;
-import com.genace.workflows.OperationView;
-import com.genace.workflows.connection.GenerationConnection;
+import com.genace.client.DeliveredArtifact;
+import com.genace.client.GenerationClient;
+import com.genace.client.GenerationRequest;
+import com.genace.client.OperationResult;
+import com.genace.client.OperationTimeoutException;
+import com.genace.client.OperationView;
+import com.genace.client.connection.GenerationConnection;
+import com.genace.client.model.Phase;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;

@@ -1,11 +1,11 @@
 package com.genace.ops.bench;
 
+import com.genace.client.connection.TemporalSettings;
+import com.genace.client.connection.TemporalUnavailableException;
 import com.genace.ops.Environment;
 import com.genace.worker.GenerationWorkers;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.temporal.TemporalConnection;
-import com.genace.workflows.connection.TemporalSettings;
-import com.genace.workflows.connection.TemporalUnavailableException;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;

@@ -2,9 +2,9 @@ package com.genace.ops.bench;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
+import com.genace.client.connection.TemporalSettings;
 import com.genace.ops.Environment;
 import com.genace.ops.dev.TemporalCliLocator;
-import com.genace.workflows.connection.TemporalSettings;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;

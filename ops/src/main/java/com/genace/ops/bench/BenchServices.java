@@ -1,17 +1,17 @@
 package com.genace.ops.bench;
 
-import com.genace.db.Database;
-import com.genace.db.DatabaseConfig;
-import com.genace.db.DatabaseUrl;
+import com.genace.activities.db.Database;
+import com.genace.activities.db.DatabaseConfig;
+import com.genace.activities.db.DatabaseUrl;
+import com.genace.client.connection.TemporalSettings;
 import com.genace.ops.Environment;
 import com.genace.ops.StartedServices;
 import com.genace.ops.db.DbCommand;
 import com.genace.ops.dev.TemporalCliServer;
 import com.genace.ops.temporal.LocalTemporalServer;
-import com.genace.simulator.GenaceSimulator;
 import com.genace.testkit.LoopbackPorts;
+import com.genace.testkit.simulator.GenaceSimulator;
 import com.genace.worker.temporal.TemporalConnection;
-import com.genace.workflows.connection.TemporalSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

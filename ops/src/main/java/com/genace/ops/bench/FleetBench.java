@@ -1,6 +1,6 @@
 package com.genace.ops.bench;
 
-import com.genace.db.Database;
+import com.genace.activities.db.Database;
 import com.genace.testkit.LoopbackPorts;
 import io.temporal.client.WorkflowClient;
 import java.net.URI;

@@ -1,16 +1,16 @@
 package com.genace.ops.bench;
 
-import com.genace.allowance.AllowancePolicy;
-import com.genace.allowance.DispatchAllowance;
-import com.genace.db.Database;
-import com.genace.ledger.ClaimResult;
-import com.genace.ledger.Lease;
-import com.genace.ledger.NewOperation;
-import com.genace.ledger.OperationsLedger;
-import com.genace.ledger.RenewResult;
-import com.genace.ledger.WriteResult;
-import com.genace.model.NextAction;
-import com.genace.model.RemoteStatus;
+import com.genace.activities.allowance.AllowancePolicy;
+import com.genace.activities.allowance.DispatchAllowance;
+import com.genace.activities.db.Database;
+import com.genace.activities.ledger.ClaimResult;
+import com.genace.activities.ledger.Lease;
+import com.genace.activities.ledger.NewOperation;
+import com.genace.activities.ledger.OperationsLedger;
+import com.genace.activities.ledger.RenewResult;
+import com.genace.activities.ledger.WriteResult;
+import com.genace.client.model.NextAction;
+import com.genace.workflows.model.RemoteStatus;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

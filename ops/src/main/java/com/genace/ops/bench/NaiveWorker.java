@@ -1,8 +1,8 @@
 package com.genace.ops.bench;
 
-import com.genace.client.HttpGenaceClient;
-import com.genace.delivery.ArtifactStore;
-import com.genace.delivery.ArtifactStores;
+import com.genace.activities.delivery.ArtifactStore;
+import com.genace.activities.delivery.ArtifactStores;
+import com.genace.activities.genace.HttpGenaceClient;
 import com.genace.ops.Environment;
 import com.genace.worker.config.WorkerConfig;
 import java.util.concurrent.Callable;

@@ -1,7 +1,7 @@
 package com.genace.ops.bench;
 
-import com.genace.client.JobOutput;
-import com.genace.observation.PollingPolicy;
+import com.genace.activities.genace.JobOutput;
+import com.genace.activities.observation.PollingPolicy;
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;

@@ -1,12 +1,12 @@
 package com.genace.ops.bench;
 
-import com.genace.db.Database;
-import com.genace.observation.PollingPolicy;
+import com.genace.activities.db.Database;
+import com.genace.activities.observation.PollingPolicy;
+import com.genace.client.GenerationClient;
+import com.genace.client.GenerationRequest;
+import com.genace.client.GenerationWorkflow;
 import com.genace.testkit.LoopbackPorts;
 import com.genace.worker.config.WorkerConfig;
-import com.genace.workflows.GenerationClient;
-import com.genace.workflows.GenerationRequest;
-import com.genace.workflows.GenerationWorkflow;
 import io.temporal.client.WorkflowClient;
 import java.net.URI;
 import java.sql.Connection;

@@ -1,16 +1,16 @@
 package com.genace.ops.bench;
 
-import com.genace.allowance.AllowancePolicy;
-import com.genace.allowance.DispatchAllowance;
-import com.genace.db.Database;
-import com.genace.db.Sql;
-import com.genace.ledger.LedgerRetention;
-import com.genace.ledger.LedgerStatistics;
-import com.genace.ledger.OperationsLedger;
-import com.genace.ledger.SweepCursor;
-import com.genace.ledger.SweepPosition;
-import com.genace.lifecycle.RetentionReport;
-import com.genace.lifecycle.SweepActivitiesImpl;
+import com.genace.activities.allowance.AllowancePolicy;
+import com.genace.activities.allowance.DispatchAllowance;
+import com.genace.activities.db.Database;
+import com.genace.activities.db.Sql;
+import com.genace.activities.ledger.LedgerRetention;
+import com.genace.activities.ledger.LedgerStatistics;
+import com.genace.activities.ledger.OperationsLedger;
+import com.genace.activities.ledger.SweepCursor;
+import com.genace.activities.ledger.SweepPosition;
+import com.genace.activities.lifecycle.SweepActivitiesImpl;
+import com.genace.workflows.lifecycle.RetentionReport;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

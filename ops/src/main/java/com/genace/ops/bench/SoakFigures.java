@@ -1,6 +1,6 @@
 package com.genace.ops.bench;
 
-import com.genace.lifecycle.RetentionReport;
+import com.genace.workflows.lifecycle.RetentionReport;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,15 +1,15 @@
 package com.genace.ops.bench;
 
-import com.genace.allowance.DispatchAllowance;
-import com.genace.ledger.ClaimResult;
-import com.genace.ledger.DuePoll;
-import com.genace.ledger.Lease;
-import com.genace.ledger.NextPoll;
-import com.genace.ledger.ObservedSnapshot;
-import com.genace.ledger.OperationsLedger;
-import com.genace.ledger.RenewResult;
-import com.genace.model.NextAction;
-import com.genace.model.RemoteStatus;
+import com.genace.activities.allowance.DispatchAllowance;
+import com.genace.activities.ledger.ClaimResult;
+import com.genace.activities.ledger.DuePoll;
+import com.genace.activities.ledger.Lease;
+import com.genace.activities.ledger.NextPoll;
+import com.genace.activities.ledger.ObservedSnapshot;
+import com.genace.activities.ledger.OperationsLedger;
+import com.genace.activities.ledger.RenewResult;
+import com.genace.client.model.NextAction;
+import com.genace.workflows.model.RemoteStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

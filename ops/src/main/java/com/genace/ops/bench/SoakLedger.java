@@ -1,6 +1,6 @@
 package com.genace.ops.bench;
 
-import com.genace.db.DatabaseConfig;
+import com.genace.activities.db.DatabaseConfig;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,6 +1,6 @@
 package com.genace.ops.bench;
 
-import com.genace.db.SqlStatement;
+import com.genace.activities.db.SqlStatement;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -21,25 +21,25 @@ final class StatementNames {
   /** Where the worker's statements are declared; a class that is gone is skipped. */
   private static final List<String> HOLDERS =
       List.of(
-          "com.genace.ledger.OperationRecords",
-          "com.genace.ledger.Claims",
-          "com.genace.ledger.LeaseWrites",
-          "com.genace.ledger.FencedWrite",
-          "com.genace.ledger.DispatchWrites",
-          "com.genace.ledger.RemoteJobWrites",
-          "com.genace.ledger.ObservationWrites",
-          "com.genace.ledger.PollSchedule",
-          "com.genace.ledger.ReviewWrites",
-          "com.genace.ledger.ReviewEvidenceRecords",
-          "com.genace.ledger.LifecycleWrites",
-          "com.genace.ledger.LedgerStatistics",
-          "com.genace.ledger.OperationSelections",
-          "com.genace.ledger.SweepCursors",
-          "com.genace.ledger.WaitingTooLong",
-          "com.genace.ledger.LedgerRetention",
-          "com.genace.ledger.SpendReport",
-          "com.genace.allowance.DispatchAllowance",
-          "com.genace.controls.WorkerControls",
+          "com.genace.activities.ledger.OperationRecords",
+          "com.genace.activities.ledger.Claims",
+          "com.genace.activities.ledger.LeaseWrites",
+          "com.genace.activities.ledger.FencedWrite",
+          "com.genace.activities.ledger.DispatchWrites",
+          "com.genace.activities.ledger.RemoteJobWrites",
+          "com.genace.activities.ledger.ObservationWrites",
+          "com.genace.activities.ledger.PollSchedule",
+          "com.genace.activities.ledger.ReviewWrites",
+          "com.genace.activities.ledger.ReviewEvidenceRecords",
+          "com.genace.activities.ledger.LifecycleWrites",
+          "com.genace.activities.ledger.LedgerStatistics",
+          "com.genace.activities.ledger.OperationSelections",
+          "com.genace.activities.ledger.SweepCursors",
+          "com.genace.activities.ledger.WaitingTooLong",
+          "com.genace.activities.ledger.LedgerRetention",
+          "com.genace.activities.ledger.SpendReport",
+          "com.genace.activities.allowance.DispatchAllowance",
+          "com.genace.activities.controls.WorkerControls",
           "com.genace.worker.fleet.FleetConfiguration");
 
   private static final int SHORT_TEXT = 60;

@@ -1,9 +1,9 @@
 package com.genace.ops.db;
 
-import com.genace.db.Database;
-import com.genace.db.DatabaseConfig;
-import com.genace.db.DatabaseUrl;
-import com.genace.db.MigrationException;
+import com.genace.activities.db.Database;
+import com.genace.activities.db.DatabaseConfig;
+import com.genace.activities.db.DatabaseUrl;
+import com.genace.activities.db.MigrationException;
 import com.genace.ops.ConfigurationException;
 import com.genace.ops.Environment;
 import picocli.CommandLine;

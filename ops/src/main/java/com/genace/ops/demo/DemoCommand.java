@@ -2,11 +2,11 @@ package com.genace.ops.demo;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
-import com.genace.model.Phase;
+import com.genace.client.GenerationRequest;
+import com.genace.client.GenerationWorkflow;
+import com.genace.client.model.Phase;
 import com.genace.ops.dev.DevCommand;
-import com.genace.simulator.Faults;
-import com.genace.workflows.GenerationClient;
-import com.genace.workflows.GenerationRequest;
+import com.genace.testkit.simulator.Faults;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -178,7 +178,7 @@ public final class DemoCommand implements Callable<Integer> {
             + DevCommand.REVIEWS_QUERY
             + "): open the operation, read its User Metadata, resolve it with More Actions -> Send"
             + " a Signal ("
-            + GenerationClient.RESOLUTION_SIGNAL
+            + GenerationWorkflow.RESOLUTION_SIGNAL
             + ") or ./genace ops resolve");
   }
 

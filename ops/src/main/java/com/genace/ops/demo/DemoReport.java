@@ -3,14 +3,14 @@ package com.genace.ops.demo;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.genace.dispatch.DispatchOutcome;
-import com.genace.ledger.OperationRow;
-import com.genace.ledger.OperationsLedger;
-import com.genace.ledger.TransitionRow;
-import com.genace.model.ReviewDecision;
-import com.genace.simulator.GenaceSimulator;
-import com.genace.simulator.SimulatorStats;
-import com.genace.workflows.GenerationWorkflowImpl;
+import com.genace.activities.ledger.OperationRow;
+import com.genace.activities.ledger.OperationsLedger;
+import com.genace.activities.ledger.TransitionRow;
+import com.genace.client.GenerationWorkflow;
+import com.genace.client.model.ReviewDecision;
+import com.genace.testkit.simulator.GenaceSimulator;
+import com.genace.testkit.simulator.SimulatorStats;
+import com.genace.workflows.dispatch.DispatchOutcome;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,7 +88,7 @@ record DemoReport(
             resolved++;
             String decision = details.path("decision").asText();
             boolean settledItself =
-                GenerationWorkflowImpl.RECONCILER.equals(details.path("resolved_by").asText());
+                GenerationWorkflow.RECONCILER.equals(details.path("resolved_by").asText());
             if (settledItself) {
               selfSettled++;
             }

@@ -1,11 +1,11 @@
 package com.genace.ops.demo;
 
-import com.genace.client.CreateOutcome;
-import com.genace.client.CreateRequest;
-import com.genace.client.GenaceClient;
-import com.genace.client.JobOutput;
-import com.genace.client.JobSnapshot;
-import com.genace.client.RemoteJob;
+import com.genace.activities.genace.CreateOutcome;
+import com.genace.activities.genace.CreateRequest;
+import com.genace.activities.genace.GenaceClient;
+import com.genace.activities.genace.JobOutput;
+import com.genace.activities.genace.JobSnapshot;
+import com.genace.activities.genace.RemoteJob;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;

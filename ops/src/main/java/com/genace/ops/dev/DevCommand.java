@@ -1,16 +1,16 @@
 package com.genace.ops.dev;
 
-import com.genace.db.Database;
-import com.genace.db.DatabaseConfig;
-import com.genace.db.DatabaseUrl;
+import com.genace.activities.db.Database;
+import com.genace.activities.db.DatabaseConfig;
+import com.genace.activities.db.DatabaseUrl;
 import com.genace.ops.Environment;
 import com.genace.ops.ForegroundServices;
 import com.genace.ops.TemporaryFiles;
 import com.genace.ops.db.DbCommand;
 import com.genace.ops.simulator.SimulatorCommand;
 import com.genace.ops.temporal.LocalTemporalServer;
-import com.genace.simulator.GenaceSimulator;
 import com.genace.testkit.EmbeddedDatabase;
+import com.genace.testkit.simulator.GenaceSimulator;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

@@ -1,12 +1,12 @@
 package com.genace.ops.operations;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.genace.ledger.OperationRow;
-import com.genace.ledger.OperationSelection;
+import com.genace.activities.ledger.OperationRow;
+import com.genace.activities.ledger.OperationSelection;
+import com.genace.client.GenerationClient;
+import com.genace.client.connection.TemporalSettings;
 import com.genace.ops.Environment;
 import com.genace.worker.temporal.TemporalConnection;
-import com.genace.workflows.GenerationClient;
-import com.genace.workflows.connection.TemporalSettings;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;

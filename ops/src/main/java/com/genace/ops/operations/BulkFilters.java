@@ -1,8 +1,8 @@
 package com.genace.ops.operations;
 
-import com.genace.ledger.OperationSelection;
-import com.genace.model.Phase;
-import com.genace.model.ReviewReason;
+import com.genace.activities.ledger.OperationSelection;
+import com.genace.client.model.Phase;
+import com.genace.client.model.ReviewReason;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;

@@ -1,7 +1,7 @@
 package com.genace.ops.operations;
 
-import com.genace.ledger.OperationRow;
-import com.genace.ledger.OperationSelection;
+import com.genace.activities.ledger.OperationRow;
+import com.genace.activities.ledger.OperationSelection;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;

@@ -1,16 +1,16 @@
 package com.genace.ops.operations;
 
-import com.genace.ledger.OperationRow;
-import com.genace.ledger.OperationSelection;
-import com.genace.lifecycle.CancelRequest;
-import com.genace.model.Phase;
+import com.genace.activities.ledger.OperationRow;
+import com.genace.activities.ledger.OperationSelection;
+import com.genace.client.CancelRequest;
+import com.genace.client.CancellationRefusedException;
+import com.genace.client.GenerationClient;
+import com.genace.client.OperationEndedException;
+import com.genace.client.OperationNotFoundException;
+import com.genace.client.connection.TemporalSettings;
+import com.genace.client.model.Phase;
 import com.genace.ops.Environment;
 import com.genace.worker.temporal.TemporalConnection;
-import com.genace.workflows.CancellationRefusedException;
-import com.genace.workflows.GenerationClient;
-import com.genace.workflows.OperationEndedException;
-import com.genace.workflows.OperationNotFoundException;
-import com.genace.workflows.connection.TemporalSettings;
 import java.util.Arrays;
 import java.util.List;
 import picocli.CommandLine;

@@ -1,7 +1,7 @@
 package com.genace.ops.operations;
 
-import com.genace.controls.DispatchPause;
-import com.genace.controls.WorkerControls;
+import com.genace.activities.controls.DispatchPause;
+import com.genace.activities.controls.WorkerControls;
 import com.genace.ops.Environment;
 import java.io.PrintWriter;
 import java.time.temporal.ChronoUnit;

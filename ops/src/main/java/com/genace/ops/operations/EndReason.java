@@ -1,9 +1,9 @@
 package com.genace.ops.operations;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.genace.ledger.OperationRow;
-import com.genace.ledger.TransitionRow;
-import com.genace.model.Phase;
+import com.genace.activities.ledger.OperationRow;
+import com.genace.activities.ledger.TransitionRow;
+import com.genace.client.model.Phase;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,11 +1,11 @@
 package com.genace.ops.operations;
 
-import com.genace.controls.WorkerControls;
-import com.genace.db.Database;
-import com.genace.db.DatabaseConfig;
-import com.genace.db.DatabaseException;
-import com.genace.db.DatabaseUrl;
-import com.genace.ledger.OperationsLedger;
+import com.genace.activities.controls.WorkerControls;
+import com.genace.activities.db.Database;
+import com.genace.activities.db.DatabaseConfig;
+import com.genace.activities.db.DatabaseException;
+import com.genace.activities.db.DatabaseUrl;
+import com.genace.activities.ledger.OperationsLedger;
 import com.genace.ops.Environment;
 import com.genace.ops.db.DbCommand;
 import com.genace.worker.fleet.FleetConfiguration;
@@ -56,7 +56,7 @@ final class LedgerAccess implements AutoCloseable {
   private <T> T attempt(java.util.function.Supplier<T> work) {
     try {
       return work.get();
-    } catch (com.genace.ledger.UnknownOperationException e) {
+    } catch (com.genace.activities.ledger.UnknownOperationException e) {
       throw e;
     } catch (DatabaseException e) {
       String message = e.getMessage();

@@ -1,16 +1,16 @@
 package com.genace.ops.operations;
 
-import com.genace.ledger.OperationRow;
-import com.genace.ledger.OperationSelection;
-import com.genace.model.Phase;
-import com.genace.model.ReviewDecision;
+import com.genace.activities.ledger.OperationRow;
+import com.genace.activities.ledger.OperationSelection;
+import com.genace.client.GenerationClient;
+import com.genace.client.OperationNotFoundException;
+import com.genace.client.ResolutionRefusedException;
+import com.genace.client.connection.TemporalSettings;
+import com.genace.client.model.Phase;
+import com.genace.client.model.ReviewDecision;
+import com.genace.client.review.ReviewResolution;
 import com.genace.ops.Environment;
-import com.genace.review.ReviewResolution;
 import com.genace.worker.temporal.TemporalConnection;
-import com.genace.workflows.GenerationClient;
-import com.genace.workflows.OperationNotFoundException;
-import com.genace.workflows.ResolutionRefusedException;
-import com.genace.workflows.connection.TemporalSettings;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;

@@ -1,7 +1,7 @@
 package com.genace.ops.operations;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.genace.ledger.ReviewEvidenceRow;
+import com.genace.activities.ledger.ReviewEvidenceRow;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,13 +2,13 @@ package com.genace.ops.operations;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.genace.ledger.OperationRow;
-import com.genace.ledger.ReviewEvidenceRow;
-import com.genace.ledger.TransitionRow;
-import com.genace.model.Phase;
+import com.genace.activities.ledger.OperationRow;
+import com.genace.activities.ledger.ReviewEvidenceRow;
+import com.genace.activities.ledger.TransitionRow;
+import com.genace.client.connection.TemporalSettings;
+import com.genace.client.model.Phase;
 import com.genace.ops.Environment;
 import com.genace.worker.temporal.TemporalConnection;
-import com.genace.workflows.connection.TemporalSettings;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -272,7 +272,7 @@ final class ShowCommand implements Runnable {
           + time(row.creditsCommittedAt().get())
           + " with the acceptance";
     }
-    if (row.phase() == com.genace.model.Phase.IN_REVIEW
+    if (row.phase() == com.genace.client.model.Phase.IN_REVIEW
         && row.dispatchOutcome().filter("unknown"::equals).isPresent()) {
       return "possibly spent: the POST's outcome is unknown (see ops spend)";
     }

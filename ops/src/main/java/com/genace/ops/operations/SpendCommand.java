@@ -2,11 +2,11 @@ package com.genace.ops.operations;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.genace.allowance.AllowancePolicy;
-import com.genace.ledger.CreditEstimate;
-import com.genace.ledger.SpendReport;
-import com.genace.ledger.SpendReport.Grouping;
-import com.genace.ledger.SpendReport.Line;
+import com.genace.activities.allowance.AllowancePolicy;
+import com.genace.activities.ledger.CreditEstimate;
+import com.genace.activities.ledger.SpendReport;
+import com.genace.activities.ledger.SpendReport.Grouping;
+import com.genace.activities.ledger.SpendReport.Line;
 import com.genace.ops.ConfigurationException;
 import com.genace.ops.Environment;
 import java.io.PrintWriter;

@@ -2,7 +2,7 @@ package com.genace.ops.simulator;
 
 import com.genace.ops.Environment;
 import com.genace.ops.ForegroundServices;
-import com.genace.simulator.GenaceSimulator;
+import com.genace.testkit.simulator.GenaceSimulator;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import picocli.CommandLine;

@@ -1,8 +1,8 @@
 package com.genace.ops.temporal;
 
+import com.genace.client.connection.TemporalSettings;
 import com.genace.worker.temporal.SearchAttributes;
 import com.genace.worker.temporal.TemporalConnection;
-import com.genace.workflows.connection.TemporalSettings;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;

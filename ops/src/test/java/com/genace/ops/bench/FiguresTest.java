@@ -3,7 +3,7 @@ package com.genace.ops.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.genace.observation.PollingPolicy;
+import com.genace.activities.observation.PollingPolicy;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package com.genace.ops.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.genace.db.SqlStatement;
+import com.genace.activities.db.SqlStatement;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

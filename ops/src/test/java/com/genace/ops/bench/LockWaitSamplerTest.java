@@ -3,9 +3,9 @@ package com.genace.ops.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.genace.db.Database;
-import com.genace.db.DatabaseConfig;
-import com.genace.db.DatabaseUrl;
+import com.genace.activities.db.Database;
+import com.genace.activities.db.DatabaseConfig;
+import com.genace.activities.db.DatabaseUrl;
 import com.genace.testkit.EmbeddedDatabase;
 import java.sql.Connection;
 import java.sql.Statement;

@@ -2,13 +2,13 @@ package com.genace.ops.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.genace.client.GenaceClientConfig;
-import com.genace.client.HttpGenaceClient;
-import com.genace.delivery.LocalDirectoryArtifactStore;
-import com.genace.observation.PollingPolicy;
-import com.genace.simulator.Faults;
-import com.genace.simulator.GenaceSimulator;
-import com.genace.simulator.SimulatorStats;
+import com.genace.activities.delivery.LocalDirectoryArtifactStore;
+import com.genace.activities.genace.GenaceClientConfig;
+import com.genace.activities.genace.HttpGenaceClient;
+import com.genace.activities.observation.PollingPolicy;
+import com.genace.testkit.simulator.Faults;
+import com.genace.testkit.simulator.GenaceSimulator;
+import com.genace.testkit.simulator.SimulatorStats;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.common.RetryOptions;

@@ -2,8 +2,8 @@ package com.genace.ops.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.genace.client.CreateOutcome;
-import com.genace.model.ReviewReason;
+import com.genace.activities.genace.CreateOutcome;
+import com.genace.client.model.ReviewReason;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;

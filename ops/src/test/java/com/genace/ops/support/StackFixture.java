@@ -2,10 +2,10 @@ package com.genace.ops.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.genace.ledger.OperationRow;
-import com.genace.ledger.OperationsLedger;
-import com.genace.model.Phase;
-import com.genace.simulator.GenaceSimulator;
+import com.genace.activities.ledger.OperationRow;
+import com.genace.activities.ledger.OperationsLedger;
+import com.genace.client.model.Phase;
+import com.genace.testkit.simulator.GenaceSimulator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,17 +1,17 @@
 package com.genace.ops.support;
 
-import com.genace.delivery.LocalDirectoryArtifactStore;
-import com.genace.dispatch.SendWindow;
-import com.genace.ledger.OperationRow;
-import com.genace.ledger.OperationsLedger;
-import com.genace.model.Phase;
+import com.genace.activities.delivery.LocalDirectoryArtifactStore;
+import com.genace.activities.dispatch.SendWindow;
+import com.genace.activities.ledger.OperationRow;
+import com.genace.activities.ledger.OperationsLedger;
+import com.genace.activities.testing.TestDatabase;
+import com.genace.client.connection.TemporalSettings;
+import com.genace.client.model.Phase;
 import com.genace.ops.temporal.LocalTemporalServer;
-import com.genace.simulator.Faults;
-import com.genace.simulator.GenaceSimulator;
-import com.genace.testing.TestDatabase;
+import com.genace.testkit.simulator.Faults;
+import com.genace.testkit.simulator.GenaceSimulator;
 import com.genace.worker.support.TestWorkers;
 import com.genace.worker.temporal.TemporalConnection;
-import com.genace.workflows.connection.TemporalSettings;
 import io.temporal.worker.WorkerFactory;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -4,15 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.genace.model.Phase;
+import com.genace.client.OperationResult;
+import com.genace.client.OperationView;
+import com.genace.client.model.Phase;
 import com.genace.ops.faults.support.DrillFigures;
 import com.genace.ops.faults.support.DrillStack;
 import com.genace.ops.faults.support.DrillWorker;
 import com.genace.ops.faults.support.Drills;
 import com.genace.ops.faults.support.Release;
 import com.genace.ops.faults.support.Seeds;
-import com.genace.workflows.OperationResult;
-import com.genace.workflows.OperationView;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;

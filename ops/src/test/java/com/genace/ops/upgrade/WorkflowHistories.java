@@ -1,7 +1,7 @@
 package com.genace.ops.upgrade;
 
+import com.genace.client.GenerationWorkflow;
 import com.genace.worker.temporal.TemporalConnection;
-import com.genace.workflows.GenerationWorkflow;
 import com.google.protobuf.ByteString;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.EventType;

@@ -1,6 +1,6 @@
 package com.genace.worker.config;
 
-import com.genace.allowance.AllowancePolicy;
+import com.genace.activities.allowance.AllowancePolicy;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,15 +1,15 @@
 package com.genace.worker.config;
 
-import com.genace.allowance.AllowancePolicy;
-import com.genace.client.GenaceClientConfig;
-import com.genace.db.DatabaseUrl;
-import com.genace.delivery.ArtifactLocation;
-import com.genace.delivery.S3Timeouts;
-import com.genace.dispatch.SendWindow;
-import com.genace.ledger.WaitLimits;
-import com.genace.observation.PollingPolicy;
-import com.genace.review.ReviewSettings;
-import com.genace.workflows.connection.TemporalSettings;
+import com.genace.activities.allowance.AllowancePolicy;
+import com.genace.activities.db.DatabaseUrl;
+import com.genace.activities.delivery.ArtifactLocation;
+import com.genace.activities.delivery.S3Timeouts;
+import com.genace.activities.dispatch.SendWindow;
+import com.genace.activities.genace.GenaceClientConfig;
+import com.genace.activities.ledger.WaitLimits;
+import com.genace.activities.observation.PollingPolicy;
+import com.genace.activities.review.ReviewSettings;
+import com.genace.client.connection.TemporalSettings;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;

@@ -1,15 +1,15 @@
 package com.genace.worker.config;
 
-import com.genace.allowance.AllowancePolicy;
-import com.genace.db.DatabaseUrl;
-import com.genace.delivery.ArtifactLocation;
-import com.genace.delivery.S3Timeouts;
-import com.genace.dispatch.SendWindow;
-import com.genace.ledger.Identifiers;
-import com.genace.ledger.WaitLimits;
-import com.genace.review.ReviewSettings;
+import com.genace.activities.allowance.AllowancePolicy;
+import com.genace.activities.db.DatabaseUrl;
+import com.genace.activities.delivery.ArtifactLocation;
+import com.genace.activities.delivery.S3Timeouts;
+import com.genace.activities.dispatch.SendWindow;
+import com.genace.activities.ledger.Identifiers;
+import com.genace.activities.ledger.WaitLimits;
+import com.genace.activities.review.ReviewSettings;
+import com.genace.client.connection.TemporalSettings;
 import com.genace.worker.fleet.ConfigVersion;
-import com.genace.workflows.connection.TemporalSettings;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;

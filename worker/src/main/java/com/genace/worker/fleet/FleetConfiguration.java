@@ -1,8 +1,8 @@
 package com.genace.worker.fleet;
 
-import com.genace.controls.ControlsException;
-import com.genace.db.Sql;
-import com.genace.db.SqlStatement;
+import com.genace.activities.controls.ControlsException;
+import com.genace.activities.db.Sql;
+import com.genace.activities.db.SqlStatement;
 import java.util.Optional;
 import javax.sql.DataSource;
 

@@ -1,6 +1,6 @@
 package com.genace.worker.health;
 
-import com.genace.workflows.TaskQueues;
+import com.genace.client.TaskQueues;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.common.interceptors.ActivityInboundCallsInterceptor;

@@ -1,8 +1,8 @@
 package com.genace.worker.health;
 
-import com.genace.client.CreateOutcome;
-import com.genace.model.RemoteStatus;
-import com.genace.stats.ActivityStats;
+import com.genace.activities.genace.CreateOutcome;
+import com.genace.activities.stats.ActivityStats;
+import com.genace.workflows.model.RemoteStatus;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Locale;
 
@@ -17,7 +17,7 @@ final class ActivityMeters implements ActivityStats {
 
   /** With no model listed: every model's credits are counted as {@code other}. */
   ActivityMeters(MeterRegistry registry) {
-    this(registry, new CreditLabels(com.genace.ledger.CreditEstimate.DEFAULT));
+    this(registry, new CreditLabels(com.genace.activities.ledger.CreditEstimate.DEFAULT));
   }
 
   ActivityMeters(MeterRegistry registry, CreditLabels creditLabels) {

@@ -1,8 +1,8 @@
 package com.genace.worker.health;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.genace.client.AccountProblem;
-import com.genace.controls.DispatchCircuit;
+import com.genace.activities.controls.DispatchCircuit;
+import com.genace.activities.genace.AccountProblem;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package com.genace.worker.health;
 
-import com.genace.ledger.CreditEstimate;
+import com.genace.activities.ledger.CreditEstimate;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 

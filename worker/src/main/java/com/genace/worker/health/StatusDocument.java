@@ -2,12 +2,12 @@ package com.genace.worker.health;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.genace.allowance.DispatchAllowance;
-import com.genace.ledger.LedgerStatistics;
+import com.genace.activities.allowance.DispatchAllowance;
+import com.genace.activities.ledger.LedgerStatistics;
+import com.genace.client.TaskQueues;
 import com.genace.worker.BuildInfo;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.temporal.Saturation;
-import com.genace.workflows.TaskQueues;
 import java.util.List;
 import java.util.Optional;
 

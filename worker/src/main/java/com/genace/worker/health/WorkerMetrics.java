@@ -1,11 +1,11 @@
 package com.genace.worker.health;
 
-import com.genace.allowance.DispatchAllowance;
-import com.genace.db.StatementStats;
-import com.genace.ledger.LedgerStatistics;
-import com.genace.ledger.LedgerStats;
-import com.genace.model.Phase;
-import com.genace.stats.ActivityStats;
+import com.genace.activities.allowance.DispatchAllowance;
+import com.genace.activities.db.StatementStats;
+import com.genace.activities.ledger.LedgerStatistics;
+import com.genace.activities.ledger.LedgerStats;
+import com.genace.activities.stats.ActivityStats;
+import com.genace.client.model.Phase;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.temporal.Saturation;
 import io.micrometer.core.instrument.Counter;

@@ -1,15 +1,15 @@
 package com.genace.worker.health;
 
-import com.genace.controls.DispatchCircuit;
-import com.genace.controls.DispatchPause;
-import com.genace.dispatch.DispatchGate;
-import com.genace.dispatch.DispatchListener;
-import com.genace.ledger.Lease;
-import com.genace.lifecycle.OrphanListener;
-import com.genace.lifecycle.RetentionListener;
-import com.genace.lifecycle.RetentionReport;
-import com.genace.lifecycle.SweepReport;
+import com.genace.activities.controls.DispatchCircuit;
+import com.genace.activities.controls.DispatchPause;
+import com.genace.activities.dispatch.DispatchGate;
+import com.genace.activities.dispatch.DispatchListener;
+import com.genace.activities.ledger.Lease;
+import com.genace.activities.lifecycle.OrphanListener;
+import com.genace.activities.lifecycle.RetentionListener;
 import com.genace.worker.fleet.ConfigVersion;
+import com.genace.workflows.lifecycle.RetentionReport;
+import com.genace.workflows.lifecycle.SweepReport;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;

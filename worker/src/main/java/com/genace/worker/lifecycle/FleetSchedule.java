@@ -1,6 +1,6 @@
 package com.genace.worker.lifecycle;
 
-import com.genace.workflows.TaskQueues;
+import com.genace.client.TaskQueues;
 import io.temporal.api.enums.v1.ScheduleOverlapPolicy;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;

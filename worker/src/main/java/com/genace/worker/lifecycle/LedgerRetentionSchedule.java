@@ -1,7 +1,7 @@
 package com.genace.worker.lifecycle;
 
-import com.genace.lifecycle.RetentionRequest;
-import com.genace.lifecycle.RetentionWorkflow;
+import com.genace.workflows.lifecycle.RetentionRequest;
+import com.genace.workflows.lifecycle.RetentionWorkflow;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.schedules.Schedule;
 import io.temporal.client.schedules.ScheduleState;

@@ -1,6 +1,6 @@
 package com.genace.worker.lifecycle;
 
-import com.genace.lifecycle.SweepWorkflow;
+import com.genace.workflows.lifecycle.SweepWorkflow;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.schedules.Schedule;
 import java.time.Duration;

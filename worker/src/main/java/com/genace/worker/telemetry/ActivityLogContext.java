@@ -1,7 +1,7 @@
 package com.genace.worker.telemetry;
 
-import com.genace.ledger.LogFields;
-import com.genace.workflows.GenerationRequest;
+import com.genace.activities.ledger.LogFields;
+import com.genace.client.GenerationRequest;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.temporal.activity.ActivityExecutionContext;

@@ -1,6 +1,6 @@
 package com.genace.worker.temporal;
 
-import com.genace.workflows.connection.GenerationConnection;
+import com.genace.client.connection.GenerationConnection;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.enums.v1.TaskQueueType;
 import io.temporal.api.taskqueue.v1.TaskQueue;

@@ -1,6 +1,6 @@
 package com.genace.worker.temporal;
 
-import com.genace.workflows.GenerationSearchAttributes;
+import com.genace.client.GenerationSearchAttributes;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.enums.v1.IndexedValueType;

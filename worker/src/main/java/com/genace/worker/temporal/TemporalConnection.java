@@ -1,11 +1,11 @@
 package com.genace.worker.temporal;
 
+import com.genace.client.GenerationClient;
+import com.genace.client.GenerationWorkflow;
+import com.genace.client.connection.GenerationConnection;
+import com.genace.client.connection.TemporalSettings;
+import com.genace.client.connection.TemporalUnavailableException;
 import com.genace.worker.telemetry.TemporalTracing;
-import com.genace.workflows.GenerationClient;
-import com.genace.workflows.GenerationWorkflow;
-import com.genace.workflows.connection.GenerationConnection;
-import com.genace.workflows.connection.TemporalSettings;
-import com.genace.workflows.connection.TemporalUnavailableException;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;

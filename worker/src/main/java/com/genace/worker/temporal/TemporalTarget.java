@@ -1,7 +1,7 @@
 package com.genace.worker.temporal;
 
-import com.genace.workflows.connection.GenerationConnection;
-import com.genace.workflows.connection.TemporalSettings;
+import com.genace.client.connection.GenerationConnection;
+import com.genace.client.connection.TemporalSettings;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 

@@ -3,11 +3,11 @@ package com.genace.worker.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.genace.client.GenaceClientConfig;
-import com.genace.delivery.S3Timeouts;
-import com.genace.dispatch.SendWindow;
-import com.genace.ledger.WaitLimits;
-import com.genace.observation.PollingPolicy;
+import com.genace.activities.delivery.S3Timeouts;
+import com.genace.activities.dispatch.SendWindow;
+import com.genace.activities.genace.GenaceClientConfig;
+import com.genace.activities.ledger.WaitLimits;
+import com.genace.activities.observation.PollingPolicy;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

@@ -2,8 +2,8 @@ package com.genace.worker.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.genace.delivery.ArtifactStoreException;
-import com.genace.model.FailureTypes;
+import com.genace.activities.delivery.ArtifactStoreException;
+import com.genace.workflows.model.FailureTypes;
 import io.temporal.failure.ApplicationFailure;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;

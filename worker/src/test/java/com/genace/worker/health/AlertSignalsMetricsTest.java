@@ -2,12 +2,12 @@ package com.genace.worker.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.genace.allowance.AllowancePolicy;
-import com.genace.allowance.DispatchAllowance;
-import com.genace.lifecycle.RetentionReport;
-import com.genace.lifecycle.SweepReport;
-import com.genace.stats.ActivityStats;
+import com.genace.activities.allowance.AllowancePolicy;
+import com.genace.activities.allowance.DispatchAllowance;
+import com.genace.activities.stats.ActivityStats;
 import com.genace.worker.config.WorkerConfig;
+import com.genace.workflows.lifecycle.RetentionReport;
+import com.genace.workflows.lifecycle.SweepReport;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

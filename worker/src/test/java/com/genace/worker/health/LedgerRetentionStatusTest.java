@@ -3,8 +3,8 @@ package com.genace.worker.health;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.genace.lifecycle.RetentionReport;
 import com.genace.worker.config.WorkerConfig;
+import com.genace.workflows.lifecycle.RetentionReport;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;

@@ -3,11 +3,11 @@ package com.genace.worker.health;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.genace.client.CreateOutcome;
-import com.genace.model.RemoteStatus;
-import com.genace.stats.ActivityStats;
+import com.genace.activities.genace.CreateOutcome;
+import com.genace.activities.stats.ActivityStats;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.workflows.WorkflowCounters;
+import com.genace.workflows.model.RemoteStatus;
 import com.uber.m3.tally.RootScopeBuilder;
 import com.uber.m3.tally.Scope;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -183,8 +183,8 @@ class MetricsScrapeTest {
         .hasSize(3 + (CreditLabels.ACCOUNTS - 1) + 1);
   }
 
-  private static com.genace.db.StatementStats.Outcome outcome() {
-    return com.genace.db.StatementStats.Outcome.values()[0];
+  private static com.genace.activities.db.StatementStats.Outcome outcome() {
+    return com.genace.activities.db.StatementStats.Outcome.values()[0];
   }
 
   private static WorkerConfig config(Map<String, String> extra) {

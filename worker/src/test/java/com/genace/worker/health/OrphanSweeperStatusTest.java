@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.genace.lifecycle.SweepReport;
 import com.genace.worker.config.WorkerConfig;
+import com.genace.workflows.lifecycle.SweepReport;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;

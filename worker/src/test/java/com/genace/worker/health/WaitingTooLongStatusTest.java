@@ -3,13 +3,13 @@ package com.genace.worker.health;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.genace.db.Sql;
-import com.genace.ledger.LedgerStatistics;
-import com.genace.ledger.NewOperation;
-import com.genace.ledger.OperationsLedger;
-import com.genace.model.NextAction;
-import com.genace.testing.DatabaseExtension;
-import com.genace.testing.QueryPlans;
+import com.genace.activities.db.Sql;
+import com.genace.activities.ledger.LedgerStatistics;
+import com.genace.activities.ledger.NewOperation;
+import com.genace.activities.ledger.OperationsLedger;
+import com.genace.activities.testing.DatabaseExtension;
+import com.genace.activities.testing.QueryPlans;
+import com.genace.client.model.NextAction;
 import com.genace.worker.config.WorkerConfig;
 import java.time.Clock;
 import java.time.Duration;
@@ -40,16 +40,18 @@ class WaitingTooLongStatusTest {
     for (String id : new String[] {"op-render", "op-copy"}) {
       ledger.create(new NewOperation(id, "image-v1", "{}"));
       var lease =
-          ((com.genace.ledger.ClaimResult.Acquired) ledger.claim(id, "w", NextAction.DISPATCH))
+          ((com.genace.activities.ledger.ClaimResult.Acquired)
+                  ledger.claim(id, "w", NextAction.DISPATCH))
               .lease();
       ledger.markSubmitting(lease);
       ledger.recordAccepted(lease, "gen_" + id);
     }
     var observe =
-        ((com.genace.ledger.ClaimResult.Acquired) ledger.claim("op-copy", "w", NextAction.OBSERVE))
+        ((com.genace.activities.ledger.ClaimResult.Acquired)
+                ledger.claim("op-copy", "w", NextAction.OBSERVE))
             .lease();
     ledger.recordSnapshot(
-        observe, com.genace.model.RemoteStatus.SUCCEEDED, "{\"outputs\":[]}", null);
+        observe, com.genace.workflows.model.RemoteStatus.SUCCEEDED, "{\"outputs\":[]}", null);
     QueryPlans.execute(
         db,
         "UPDATE app_generation_operations SET phase_since = clock_timestamp() - interval '7 hours'"

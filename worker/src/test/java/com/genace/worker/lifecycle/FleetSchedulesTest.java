@@ -2,10 +2,10 @@ package com.genace.worker.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.genace.lifecycle.RetentionRequest;
-import com.genace.lifecycle.RetentionWorkflow;
-import com.genace.lifecycle.SweepWorkflow;
-import com.genace.workflows.TaskQueues;
+import com.genace.client.TaskQueues;
+import com.genace.workflows.lifecycle.RetentionRequest;
+import com.genace.workflows.lifecycle.RetentionWorkflow;
+import com.genace.workflows.lifecycle.SweepWorkflow;
 import io.temporal.api.enums.v1.ScheduleOverlapPolicy;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.client.schedules.Schedule;

@@ -1,7 +1,7 @@
 package com.genace.worker.support;
 
-import com.genace.delivery.ArtifactContent;
-import com.genace.delivery.ArtifactStore;
+import com.genace.activities.delivery.ArtifactContent;
+import com.genace.activities.delivery.ArtifactStore;
 
 /**
  * A real artifact store with a fault put in front of its copies: tests override {@link #put} (hold

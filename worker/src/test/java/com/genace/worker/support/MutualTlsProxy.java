@@ -1,6 +1,6 @@
 package com.genace.worker.support;
 
-import com.genace.workflows.connection.TlsFiles;
+import com.genace.client.connection.TlsFiles;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;

@@ -1,11 +1,11 @@
 package com.genace.worker.support;
 
-import com.genace.delivery.LocalDirectoryArtifactStore;
-import com.genace.ledger.OperationsLedger;
-import com.genace.simulator.GenaceSimulator;
-import com.genace.testing.TestDatabase;
-import com.genace.workflows.GenerationClient;
-import com.genace.workflows.GenerationSearchAttributes;
+import com.genace.activities.delivery.LocalDirectoryArtifactStore;
+import com.genace.activities.ledger.OperationsLedger;
+import com.genace.activities.testing.TestDatabase;
+import com.genace.client.GenerationClient;
+import com.genace.client.GenerationSearchAttributes;
+import com.genace.testkit.simulator.GenaceSimulator;
 import io.temporal.api.enums.v1.IndexedValueType;
 import io.temporal.api.operatorservice.v1.ListSearchAttributesRequest;
 import io.temporal.client.WorkflowClient;

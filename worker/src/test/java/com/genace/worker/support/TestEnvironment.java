@@ -1,6 +1,6 @@
 package com.genace.worker.support;
 
-import com.genace.testing.TestDatabase;
+import com.genace.activities.testing.TestDatabase;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.HashMap;

@@ -2,7 +2,7 @@ package com.genace.worker.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.genace.workflows.GenerationRequest;
+import com.genace.client.GenerationRequest;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 

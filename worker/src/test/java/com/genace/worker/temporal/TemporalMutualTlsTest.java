@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.genace.client.connection.GenerationConnection;
+import com.genace.client.connection.TemporalUnavailableException;
 import com.genace.testkit.LoopbackPorts;
 import com.genace.testkit.TestCertificates;
 import com.genace.worker.support.ApiKeyTemporalServer;
 import com.genace.worker.support.MutualTlsProxy;
-import com.genace.workflows.connection.GenerationConnection;
-import com.genace.workflows.connection.TemporalUnavailableException;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.workflowservice.v1.GetSystemInfoRequest;

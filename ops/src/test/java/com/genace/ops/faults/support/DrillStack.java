@@ -1,12 +1,12 @@
 package com.genace.ops.faults.support;
 
+import com.genace.client.GenerationClient;
+import com.genace.client.GenerationRequest;
+import com.genace.client.connection.TemporalSettings;
 import com.genace.ops.support.CliRunner;
-import com.genace.simulator.Faults;
-import com.genace.simulator.GenaceSimulator;
+import com.genace.testkit.simulator.Faults;
+import com.genace.testkit.simulator.GenaceSimulator;
 import com.genace.worker.temporal.TemporalConnection;
-import com.genace.workflows.GenerationClient;
-import com.genace.workflows.GenerationRequest;
-import com.genace.workflows.connection.TemporalSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -2,8 +2,8 @@ package com.genace.ops.faults.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.genace.review.ReviewResolution;
-import com.genace.workflows.GenerationWorkflow;
+import com.genace.client.GenerationWorkflow;
+import com.genace.client.review.ReviewResolution;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import java.io.IOException;
 import java.nio.file.Files;

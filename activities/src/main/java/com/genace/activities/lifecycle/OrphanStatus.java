@@ -1,0 +1,62 @@
+package com.genace.activities.lifecycle;
+
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The orphan sweeper's rule, in one place: which status of an operation's workflow (as a describe
+ * by workflow id reports it, the latest run) leaves nothing to finish the operation.
+ *
+ * <p>Only the statuses listed in {@link #CLOSED}: the run has ended and has no successor. Every
+ * other status is left alone, because something may still finish the operation and a second run
+ * beside it would be a second owner of the same row:
+ *
+ * <ul>
+ *   <li>{@code RUNNING};
+ *   <li>{@code PAUSED} (Temporal 1.30+): an operator paused it, and will unpause it;
+ *   <li>{@code CONTINUED_AS_NEW}: its successor runs (a describe by id reports the successor, so
+ *       this is seen only if a run is described by its own run id; listed all the same);
+ *   <li>{@code UNSPECIFIED}, or a status this SDK does not know ({@code UNRECOGNIZED}, a newer
+ *       server's): not proof of an end. The sweeper logs it as a warning.
+ * </ul>
+ */
+final class OrphanStatus {
+
+  /** A run that ended and has no successor: its operation is an orphan. */
+  static final Set<WorkflowExecutionStatus> CLOSED =
+      EnumSet.of(
+          WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED,
+          WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_FAILED,
+          WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_CANCELED,
+          WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TERMINATED,
+          WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TIMED_OUT);
+
+  /** Statuses this SDK knows that are not an end; anything else is not known to be one either. */
+  private static final Set<WorkflowExecutionStatus> ALIVE =
+      EnumSet.of(
+          WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING,
+          WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_PAUSED,
+          WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW);
+
+  private OrphanStatus() {}
+
+  /**
+   * The close status recorded with the orphan ({@code TERMINATED}, ...), or empty when the
+   * operation must be left alone.
+   */
+  static Optional<String> closed(WorkflowExecutionStatus status) {
+    return CLOSED.contains(status) ? Optional.of(name(status)) : Optional.empty();
+  }
+
+  /** Whether the status is one this rule does not know to be alive or closed (worth a warning). */
+  static boolean unknown(WorkflowExecutionStatus status) {
+    return status == null || !(CLOSED.contains(status) || ALIVE.contains(status));
+  }
+
+  /** {@code TERMINATED} for {@code WORKFLOW_EXECUTION_STATUS_TERMINATED}. */
+  static String name(WorkflowExecutionStatus status) {
+    return status == null ? "null" : status.name().replace("WORKFLOW_EXECUTION_STATUS_", "");
+  }
+}

@@ -1,0 +1,268 @@
+package com.genace.activities.lifecycle;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.genace.activities.ledger.OperationsLedger;
+import com.genace.activities.ledger.SweepCursor;
+import com.genace.activities.ledger.SweepPosition;
+import com.genace.client.GenerationRequest;
+import com.genace.client.GenerationWorkflow;
+import com.genace.client.TaskQueues;
+import com.genace.client.model.ReviewReason;
+import com.genace.workflows.lifecycle.SweepActivities;
+import com.genace.workflows.lifecycle.SweepReport;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.temporal.activity.Activity;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
+import io.temporal.api.enums.v1.WorkflowIdReusePolicy;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowExecutionAlreadyStarted;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The orphan sweeper's step (see {@link SweepActivities#sweepOrphans}): one pass of a walk over
+ * every unfinished operation in {@code (phase, created_at)} order, in pages read by keyset from the
+ * position stored in the ledger ({@code app_sweep_cursor}); one describe per operation, and for
+ * each orphan one fenced write and one workflow start.
+ *
+ * <p>A pass is bounded: at most {@link Bounds#maxPages} pages of {@link Bounds#pageSize}
+ * operations, and it stops at the first operation after {@link Bounds#maxPassTime}. After each page
+ * (and where it stopped) it moves the stored position, over the generation it read: the next pass,
+ * on whichever worker, resumes there, and a pass whose position another pass moved (an overlapping
+ * retry or manual run) stops. A pass that reaches the end of the walk sets the position back to the
+ * start and ends; the next pass begins a new walk. So every operation that stays unfinished in its
+ * phase is checked once per walk, however many old reviews or pending operations precede it (one
+ * that changes phase meanwhile, moved by something alive, may be checked twice or not before the
+ * next walk).
+ */
+public final class SweepActivitiesImpl implements SweepActivities {
+
+  /**
+   * How much one pass does. The activity's timeouts (SweepWorkflowImpl: 10 minutes to close, a
+   * heartbeat per operation within a minute) must leave room for {@code maxPassTime} plus one
+   * describe.
+   */
+  public record Bounds(int pageSize, int maxPages, Duration maxPassTime) {
+
+    /** 500 operations a page, 20 pages (10,000 operations) or 2 minutes a pass. */
+    public static final Bounds DEFAULT = new Bounds(500, 20, Duration.ofMinutes(2));
+
+    public Bounds {
+      if (pageSize < 1 || pageSize > OperationsLedger.MAX_LIST_LIMIT) {
+        throw new IllegalArgumentException(
+            "sweep page size must be between 1 and " + OperationsLedger.MAX_LIST_LIMIT);
+      }
+      if (maxPages < 1) {
+        throw new IllegalArgumentException("a sweep pass reads at least one page");
+      }
+      if (maxPassTime == null || maxPassTime.isNegative() || maxPassTime.isZero()) {
+        throw new IllegalArgumentException("a sweep pass needs a positive time bound");
+      }
+    }
+  }
+
+  private static final Logger log = LoggerFactory.getLogger(SweepActivitiesImpl.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final OperationsLedger ledger;
+  private final WorkflowClient client;
+  private final String owner;
+  private final OrphanListener listener;
+  private final Bounds bounds;
+
+  public SweepActivitiesImpl(
+      OperationsLedger ledger, WorkflowClient client, String owner, OrphanListener listener) {
+    this(ledger, client, owner, listener, Bounds.DEFAULT);
+  }
+
+  public SweepActivitiesImpl(
+      OperationsLedger ledger,
+      WorkflowClient client,
+      String owner,
+      OrphanListener listener,
+      Bounds bounds) {
+    this.ledger = ledger;
+    this.client = client;
+    this.owner = owner;
+    this.listener = listener;
+    this.bounds = bounds;
+  }
+
+  @Override
+  public SweepReport sweepOrphans() {
+    long started = System.nanoTime();
+    long deadline = started + bounds.maxPassTime().toNanos();
+    SweepCursor cursor = ledger.sweepCursor(owner);
+    long generation = cursor.generation();
+    SweepPosition position = cursor.position();
+    List<String> orphans = new ArrayList<>();
+    int checked = 0;
+    int pages = 0;
+    boolean walkCompleted = false;
+    while (pages < bounds.maxPages()) {
+      List<OperationsLedger.Unfinished> page = ledger.unfinishedAfter(position, bounds.pageSize());
+      pages++;
+      SweepPosition reached = position;
+      boolean outOfTime = false;
+      for (OperationsLedger.Unfinished operation : page) {
+        // Out of time: stop, but never inside a group created in the same microsecond (the
+        // position, a phase and a time, would skip the rest of it).
+        if (checked > 0
+            && !operation.position().equals(reached)
+            && System.nanoTime() - deadline > 0) {
+          outOfTime = true;
+          break;
+        }
+        check(operation, orphans);
+        checked++;
+        reached = operation.position();
+      }
+      walkCompleted = !outOfTime && page.size() < bounds.pageSize();
+      SweepPosition next = walkCompleted ? SweepPosition.START : reached;
+      if (!ledger.moveSweepCursor(generation, next, walkCompleted, owner)) {
+        log.info("sweep pass stops: another pass moved the position since this one read it");
+        walkCompleted = false;
+        break;
+      }
+      generation++;
+      position = next;
+      if (walkCompleted || outOfTime || System.nanoTime() - deadline > 0) {
+        break;
+      }
+    }
+    long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
+    SweepReport report = new SweepReport(checked, orphans, pages, elapsedMillis, walkCompleted);
+    log.info(
+        "sweep pass: checked {} unfinished operation(s) in {} page(s) and {} ms, {} orphan(s); {}",
+        checked,
+        pages,
+        elapsedMillis,
+        orphans.size(),
+        walkCompleted ? "walk complete" : "the next pass resumes after " + position);
+    listener.passEnded(report);
+    return report;
+  }
+
+  private void check(OperationsLedger.Unfinished operation, List<String> orphans) {
+    heartbeat(operation.operationId());
+    Optional<String> closed = closeStatus(operation.operationId());
+    if (closed.isEmpty()) {
+      return;
+    }
+    String evidence =
+        JSON.createObjectNode()
+            .put("reason", ReviewReason.WORKFLOW_CLOSED.wire())
+            .put("close_status", closed.get())
+            .put("workflow_id", GenerationWorkflow.workflowId(operation.operationId()))
+            .put("phase_before", operation.phase().wire())
+            .toString();
+    if (!ledger.sweepToReview(operation.operationId(), operation.revision(), owner, evidence)) {
+      log.info(
+          "operation {}: workflow {} but its row changed or is leased; the next walk looks again",
+          operation.operationId(),
+          closed.get());
+      return;
+    }
+    log.warn(
+        "operation {} was {} while its workflow was {}: now in review (workflow_closed)",
+        operation.operationId(),
+        operation.phase().wire(),
+        closed.get());
+    restartInReview(operation, closed.get());
+    orphans.add(operation.operationId());
+    listener.orphanFound(operation.operationId(), closed.get());
+  }
+
+  /**
+   * The workflow's close status ({@link OrphanStatus}), {@code MISSING} if there is none, empty
+   * while something may still finish the operation (running, paused, continued as new, unknown).
+   */
+  private Optional<String> closeStatus(String operationId) {
+    DescribeWorkflowExecutionRequest request =
+        DescribeWorkflowExecutionRequest.newBuilder()
+            .setNamespace(client.getOptions().getNamespace())
+            .setExecution(
+                WorkflowExecution.newBuilder()
+                    .setWorkflowId(GenerationWorkflow.workflowId(operationId)))
+            .build();
+    try {
+      WorkflowExecutionStatus status =
+          client
+              .getWorkflowServiceStubs()
+              .blockingStub()
+              .describeWorkflowExecution(request)
+              .getWorkflowExecutionInfo()
+              .getStatus();
+      if (OrphanStatus.unknown(status)) {
+        log.warn(
+            "operation {}: its workflow's status is {}, which this worker does not know as closed;"
+                + " left alone (not an orphan)",
+            operationId,
+            OrphanStatus.name(status));
+      }
+      return OrphanStatus.closed(status);
+    } catch (StatusRuntimeException e) {
+      if (e.getStatus().getCode() == Status.Code.NOT_FOUND) {
+        return Optional.of("MISSING");
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * A new run that finds the review and waits for an operator, so that {@code ops resolve} works
+   * again. It cannot POST: a dispatch is claimed only from {@code pending}, which an in-review
+   * operation reaches only by an operator's {@code not_submitted}.
+   */
+  private void restartInReview(OperationsLedger.Unfinished operation, String closeStatus) {
+    GenerationWorkflow workflow =
+        client.newWorkflowStub(
+            GenerationWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(GenerationWorkflow.workflowId(operation.operationId()))
+                .setTaskQueue(TaskQueues.OPERATIONS)
+                .setWorkflowIdReusePolicy(
+                    WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE)
+                .setWorkflowIdConflictPolicy(
+                    WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL)
+                .setStaticSummary(
+                    "Genace generation `"
+                        + operation.operationId()
+                        + "` ("
+                        + operation.model()
+                        + "), in review: its previous workflow was "
+                        + closeStatus)
+                .build());
+    GenerationRequest request =
+        new GenerationRequest(
+            operation.operationId(),
+            operation.model(),
+            operation.input(),
+            null,
+            operation.account());
+    try {
+      // The request alone, as clients send it (the second argument is a continued run's).
+      WorkflowStub.fromTyped(workflow).start(request);
+    } catch (WorkflowExecutionAlreadyStarted e) {
+      // Someone started it meanwhile; it finds the same review.
+    }
+  }
+
+  private static void heartbeat(String operationId) {
+    try {
+      Activity.getExecutionContext().heartbeat(operationId);
+    } catch (IllegalStateException notInActivity) {
+      // Called directly (tests): nothing to report to.
+    }
+  }
+}

@@ -1,8 +1,0 @@
-package com.genace.client;
-
-/** Genace answered 401 or 403: the API key is missing, wrong or lacks permission. */
-public class GenaceAuthenticationException extends GenaceException {
-  public GenaceAuthenticationException(String message) {
-    super(message);
-  }
-}

@@ -1,8 +1,0 @@
-package com.genace.client;
-
-/** Genace answered 404: it does not know this generation id (or one of its output URLs). */
-public class RemoteJobNotFoundException extends GenaceException {
-  public RemoteJobNotFoundException(String message) {
-    super(message);
-  }
-}

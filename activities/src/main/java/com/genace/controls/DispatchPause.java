@@ -1,6 +1,0 @@
-package com.genace.controls;
-
-import java.time.Instant;
-
-/** A fleet-wide pause of dispatch: who asked, why, and when. */
-public record DispatchPause(String pausedBy, String reason, Instant since) {}

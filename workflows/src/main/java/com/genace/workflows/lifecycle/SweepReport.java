@@ -1,0 +1,18 @@
+package com.genace.workflows.lifecycle;
+
+import java.util.List;
+
+/**
+ * What one sweep pass did: how many unfinished operations it checked (the rows it read), the
+ * orphans among them (operations whose workflow was closed or missing, each now in review with a
+ * run waiting for its resolution), how many pages it read, how long it took, and whether it reached
+ * the end of the walk over every unfinished operation (the next pass starts a new walk) or stopped
+ * at its bound (the next pass resumes where it stopped).
+ */
+public record SweepReport(
+    int checked, List<String> orphans, int pages, long elapsedMillis, boolean walkCompleted) {
+
+  public SweepReport {
+    orphans = orphans == null ? List.of() : List.copyOf(orphans);
+  }
+}
