@@ -14,7 +14,6 @@ import com.genace.activities.ledger.WriteResult;
 import com.genace.client.model.NextAction;
 import com.genace.workflows.model.RemoteStatus;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -73,7 +72,7 @@ final class FirstMinuteBench {
       throws InterruptedException {
     try (Database database = services.open(clients)) {
       DataSource dataSource = database.dataSource();
-      long present = count(dataSource, "SELECT count(*) FROM " + TABLE);
+      long present = BenchSql.count(dataSource, "SELECT count(*) FROM " + TABLE);
       if (present > 0) {
         throw new IllegalStateException(
             "bench first-minute needs a ledger without operations; this one holds "
@@ -290,7 +289,7 @@ final class FirstMinuteBench {
    * deleted everything.
    */
   private void empty(DataSource dataSource) {
-    execute(
+    BenchSql.execute(
         dataSource,
         "INSERT INTO "
             + TABLE
@@ -302,8 +301,9 @@ final class FirstMinuteBench {
             + "' FROM generate_series(1, "
             + EMPTIED_FROM
             + ") g");
-    execute(dataSource, "ANALYZE " + TABLE);
-    execute(dataSource, "DELETE FROM " + TABLE + " WHERE operation_id LIKE '" + prefix + "%'");
+    BenchSql.execute(dataSource, "ANALYZE " + TABLE);
+    BenchSql.execute(
+        dataSource, "DELETE FROM " + TABLE + " WHERE operation_id LIKE '" + prefix + "%'");
     vacuum(dataSource);
   }
 
@@ -324,7 +324,7 @@ final class FirstMinuteBench {
 
   /** Rows of the table read by sequential scans so far (the server's cumulative statistics). */
   private static long seqScanRows(DataSource dataSource) {
-    return count(
+    return BenchSql.count(
         dataSource,
         "SELECT seq_tup_read FROM pg_stat_user_tables WHERE relid = '" + TABLE + "'::regclass");
   }
@@ -332,13 +332,14 @@ final class FirstMinuteBench {
   /** PostgreSQL's row estimate for the table: -1 never counted, 0 counted empty. */
   private static double reltuples(DataSource dataSource) {
     return Double.parseDouble(
-        text(dataSource, "SELECT reltuples FROM pg_class WHERE oid = '" + TABLE + "'::regclass"));
+        BenchSql.text(
+            dataSource, "SELECT reltuples FROM pg_class WHERE oid = '" + TABLE + "'::regclass"));
   }
 
   /** Seconds ago that autovacuum last analyzed the table, or null if it never did. */
   private static Double lastAutoanalyze(DataSource dataSource) {
     String ago =
-        text(
+        BenchSql.text(
             dataSource,
             "SELECT extract(epoch FROM clock_timestamp() - last_autoanalyze)"
                 + " FROM pg_stat_user_tables WHERE relid = '"
@@ -349,40 +350,10 @@ final class FirstMinuteBench {
 
   private void cleanUp(DataSource dataSource) {
     try {
-      execute(dataSource, "DELETE FROM " + TABLE + " WHERE operation_id LIKE '" + prefix + "%'");
+      BenchSql.execute(
+          dataSource, "DELETE FROM " + TABLE + " WHERE operation_id LIKE '" + prefix + "%'");
     } catch (RuntimeException e) {
       progress.accept("could not remove the bench's rows (prefix " + prefix + "): " + e);
-    }
-  }
-
-  private static long count(DataSource dataSource, String sql) {
-    return Long.parseLong(text(dataSource, sql));
-  }
-
-  private static String text(DataSource dataSource, String sql) {
-    try (Connection connection = dataSource.getConnection();
-        Statement statement = connection.createStatement();
-        ResultSet rs = statement.executeQuery(sql)) {
-      rs.next();
-      return rs.getString(1);
-    } catch (SQLException e) {
-      throw new IllegalStateException("bench query failed: " + e.getMessage(), e);
-    }
-  }
-
-  /** The bench's own setup statements; the prefix is generated here, never from input. */
-  private static void execute(DataSource dataSource, String sql) {
-    try (Connection connection = dataSource.getConnection()) {
-      // The pool's 10 s statement timeout is for the ledger; seeding may take longer. SET LOCAL
-      // keeps the pooled connection's own setting.
-      connection.setAutoCommit(false);
-      try (Statement statement = connection.createStatement()) {
-        statement.execute("SET LOCAL statement_timeout = 0");
-        statement.execute(sql);
-      }
-      connection.commit();
-    } catch (SQLException e) {
-      throw new IllegalStateException("bench setup failed: " + e.getMessage(), e);
     }
   }
 }

@@ -15,7 +15,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -130,7 +129,7 @@ final class LedgerBench {
                     WARM_UP);
         progress.accept("allowance: reserve on an empty history");
         long reservationsBefore =
-            count(dataSource, "SELECT count(*) FROM app_dispatch_reservations");
+            BenchSql.count(dataSource, "SELECT count(*) FROM app_dispatch_reservations");
         Double empty = reserveMillis(ledger, allowance, "empty-");
         progress.accept("allowance: inserting " + PAST_RESERVATIONS + " past reservations");
         seedPastReservations(dataSource);
@@ -161,7 +160,7 @@ final class LedgerBench {
 
   /** Per client, operations in {@code observing} and the same ids in the bare table. */
   private List<List<String>> prepare(OperationsLedger ledger, DataSource dataSource, int clients) {
-    execute(
+    BenchSql.execute(
         dataSource,
         "CREATE TABLE IF NOT EXISTS "
             + BARE_TABLE
@@ -173,7 +172,7 @@ final class LedgerBench {
       for (int i = 0; i < ROWS_PER_CLIENT; i++) {
         String id = prefix + "c" + client + "-" + i;
         observing(ledger, id);
-        execute(
+        BenchSql.execute(
             dataSource,
             "INSERT INTO "
                 + BARE_TABLE
@@ -186,8 +185,8 @@ final class LedgerBench {
       }
       rows.add(ids);
     }
-    execute(dataSource, "ANALYZE app_generation_operations");
-    execute(dataSource, "ANALYZE " + BARE_TABLE);
+    BenchSql.execute(dataSource, "ANALYZE app_generation_operations");
+    BenchSql.execute(dataSource, "ANALYZE " + BARE_TABLE);
     return rows;
   }
 
@@ -324,55 +323,28 @@ final class LedgerBench {
         FROM generate_series(1, %2$d) g
         """
             .formatted(prefix, PAST_RESERVATIONS);
-    execute(dataSource, operations);
+    BenchSql.execute(dataSource, operations);
     // Before the reservations: a connection's cached foreign-key check, planned while the table
     // was small, would otherwise scan the whole table for each of the 100k rows.
-    execute(dataSource, "ANALYZE app_generation_operations");
-    execute(dataSource, reservations);
-    execute(dataSource, "ANALYZE app_dispatch_reservations");
+    BenchSql.execute(dataSource, "ANALYZE app_generation_operations");
+    BenchSql.execute(dataSource, reservations);
+    BenchSql.execute(dataSource, "ANALYZE app_dispatch_reservations");
   }
 
   private void cleanUp(DataSource dataSource) {
     try {
-      execute(dataSource, "DROP TABLE IF EXISTS " + BARE_TABLE);
-      execute(
+      BenchSql.execute(dataSource, "DROP TABLE IF EXISTS " + BARE_TABLE);
+      BenchSql.execute(
           dataSource,
           "DELETE FROM app_dispatch_reservations WHERE operation_id LIKE '" + prefix + "%'");
-      execute(
+      BenchSql.execute(
           dataSource,
           "DELETE FROM app_generation_transitions WHERE operation_id LIKE '" + prefix + "%'");
-      execute(
+      BenchSql.execute(
           dataSource,
           "DELETE FROM app_generation_operations WHERE operation_id LIKE '" + prefix + "%'");
     } catch (RuntimeException e) {
       progress.accept("could not remove the bench's rows (prefix " + prefix + "): " + e);
-    }
-  }
-
-  private static long count(DataSource dataSource, String sql) {
-    try (Connection connection = dataSource.getConnection();
-        Statement statement = connection.createStatement();
-        ResultSet rs = statement.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
-    } catch (SQLException e) {
-      throw new IllegalStateException("bench query failed: " + e.getMessage(), e);
-    }
-  }
-
-  /** The bench's own setup statements; the prefix is generated here, never from input. */
-  private static void execute(DataSource dataSource, String sql) {
-    try (Connection connection = dataSource.getConnection()) {
-      // The pool's 10 s statement timeout is for the ledger; seeding may take longer. SET LOCAL
-      // keeps the pooled connection's own setting.
-      connection.setAutoCommit(false);
-      try (Statement statement = connection.createStatement()) {
-        statement.execute("SET LOCAL statement_timeout = 0");
-        statement.execute(sql);
-      }
-      connection.commit();
-    } catch (SQLException e) {
-      throw new IllegalStateException("bench setup failed: " + e.getMessage(), e);
     }
   }
 }

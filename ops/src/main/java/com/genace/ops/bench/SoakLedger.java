@@ -230,14 +230,7 @@ final class SoakLedger {
   }
 
   private long count(String sql) {
-    try (Connection c = db.getConnection();
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
-    } catch (SQLException e) {
-      throw new IllegalStateException("bench query failed: " + e.getMessage(), e);
-    }
+    return BenchSql.count(db, sql);
   }
 
   /** The bench's own setup statements; the prefix is generated here, never from input. */
