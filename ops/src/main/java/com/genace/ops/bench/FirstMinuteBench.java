@@ -4,7 +4,6 @@ import com.genace.activities.db.Database;
 import com.genace.activities.db.DatabaseConfig;
 import com.genace.activities.db.DatabaseUrl;
 import com.genace.activities.db.Migrations;
-import com.genace.activities.ledger.ClaimResult;
 import com.genace.activities.ledger.Lease;
 import com.genace.activities.ledger.NewOperation;
 import com.genace.activities.ledger.ObservationWaiter;
@@ -229,7 +228,7 @@ final class FirstMinuteBench {
   /** A delivered operation's statements, from its creation to its delivery, and a poll claim. */
   private static void deliver(OperationsLedger ledger, String id, String owner) {
     ledger.create(new NewOperation(id, "image-v1", "{\"prompt\":\"bench\"}", ACCOUNT));
-    Lease dispatch = acquired(ledger.claimToSubmit(id, owner));
+    Lease dispatch = BenchClaims.lease(ledger.claimToSubmit(id, owner));
     applied(ledger.recordAccepted(dispatch, "gen_" + id), id);
     ObservationWaiter waiter = new ObservationWaiter("bench/" + id, "run", "1");
     if (ledger.polls().awaitObservation(id, waiter, true).isEmpty()) {
@@ -246,18 +245,11 @@ final class FirstMinuteBench {
     if (!(snapshot instanceof ObservedSnapshot.Recorded)) {
       throw new IllegalStateException("the bench's snapshot of " + id + ": " + snapshot);
     }
-    Lease delivery = acquired(ledger.claim(id, owner, NextAction.DELIVER));
+    Lease delivery = BenchClaims.lease(ledger.claim(id, owner, NextAction.DELIVER));
     applied(ledger.recordDelivered(delivery, "{\"artifacts\":[]}"), id);
     // A poll loop's claim: nothing is due (each observation ended at its first poll), but the
     // statement runs as a worker's loop runs it, whatever the ledger holds.
     ledger.polls().claimDue(10, OperationsLedger.DEFAULT_LEASE_DURATION);
-  }
-
-  private static Lease acquired(ClaimResult claim) {
-    if (claim instanceof ClaimResult.Acquired acquired) {
-      return acquired.lease();
-    }
-    throw new IllegalStateException("the bench could not claim its own operation: " + claim);
   }
 
   private static void applied(WriteResult result, String id) {

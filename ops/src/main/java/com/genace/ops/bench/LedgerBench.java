@@ -197,7 +197,7 @@ final class LedgerBench {
   private long unlimitedDispatch(OperationsLedger ledger, int client, long i) {
     String id = prefix + "u" + client + "-" + dispatched.incrementAndGet();
     ledger.create(new NewOperation(id, "image-v1", "{\"prompt\":\"bench\"}", ACCOUNT));
-    Lease lease = acquired(ledger.claimToSubmit(id, "bench-dispatch"));
+    Lease lease = BenchClaims.lease(ledger.claimToSubmit(id, "bench-dispatch"));
     accepted(ledger, lease);
     return 3;
   }
@@ -210,7 +210,7 @@ final class LedgerBench {
       OperationsLedger ledger, DispatchAllowance allowance, int client, long i) {
     String id = prefix + "a" + client + "-" + dispatched.incrementAndGet();
     ledger.create(new NewOperation(id, "image-v1", "{\"prompt\":\"bench\"}", ACCOUNT));
-    ClaimResult.Acquired claim = acquiredClaim(ledger.claimToPost(id, "bench-dispatch"));
+    ClaimResult.Acquired claim = BenchClaims.acquired(ledger.claimToPost(id, "bench-dispatch"));
     if (!allowance.reserve(id, claim.account(), claim.model()).granted()) {
       throw new IllegalStateException("the bench's allowance refused a reservation");
     }
@@ -231,7 +231,7 @@ final class LedgerBench {
   /** Create, claim dispatch, submitting, accepted: the operation waits to be observed. */
   private static void observing(OperationsLedger ledger, String id) {
     ledger.create(new NewOperation(id, "image-v1", "{\"prompt\":\"bench\"}", ACCOUNT));
-    Lease lease = acquired(ledger.claim(id, "bench-setup", NextAction.DISPATCH));
+    Lease lease = BenchClaims.lease(ledger.claim(id, "bench-setup", NextAction.DISPATCH));
     ledger.markSubmitting(lease);
     ledger.recordAccepted(lease, "gen_" + id);
   }
@@ -239,7 +239,7 @@ final class LedgerBench {
   private static long ourCycle(OperationsLedger ledger, List<String> ids, int client, long i) {
     String id = ids.get((int) (i % ids.size()));
     ClaimResult claim = ledger.claim(id, "bench-client-" + client, NextAction.OBSERVE);
-    Lease lease = acquired(claim);
+    Lease lease = BenchClaims.lease(claim);
     if (!(ledger.renew(lease) instanceof RenewResult.Renewed)) {
       throw new IllegalStateException("the bench's own lease on " + id + " was not renewed");
     }
@@ -264,17 +264,6 @@ final class LedgerBench {
       }
     }
     return 1;
-  }
-
-  private static Lease acquired(ClaimResult claim) {
-    return acquiredClaim(claim).lease();
-  }
-
-  private static ClaimResult.Acquired acquiredClaim(ClaimResult claim) {
-    if (claim instanceof ClaimResult.Acquired acquired) {
-      return acquired;
-    }
-    throw new IllegalStateException("the bench could not claim its own operation: " + claim);
   }
 
   /** The median reserve latency over fresh operations, each reservation settled as spent. */

@@ -117,7 +117,7 @@ final class SoakHotLoop {
     t = System.nanoTime();
     ClaimResult claim = ledger.claim(id, owner, NextAction.OBSERVE);
     samples.get("claim").add(Figures.millis(System.nanoTime() - t));
-    Lease lease = acquired(claim, id);
+    Lease lease = BenchClaims.lease(claim);
     t = System.nanoTime();
     if (!(ledger.renew(lease) instanceof RenewResult.Renewed)) {
       throw new IllegalStateException("the bench's own lease on " + id + " was not renewed");
@@ -143,20 +143,13 @@ final class SoakHotLoop {
 
     String next = pending.get(i % pending.size());
     t = System.nanoTime();
-    Lease dispatch = acquired(ledger.claim(next, owner, NextAction.DISPATCH), next);
+    Lease dispatch = BenchClaims.lease(ledger.claim(next, owner, NextAction.DISPATCH));
     if (!allowance.reserve(next, "soak-account", "image-v1").granted()) {
       throw new IllegalStateException("the bench's allowance refused a reservation");
     }
     samples.get("dispatch_claim").add(Figures.millis(System.nanoTime() - t));
     allowance.settle(next, false);
     ledger.release(dispatch);
-  }
-
-  private static Lease acquired(ClaimResult claim, String id) {
-    if (claim instanceof ClaimResult.Acquired acquired) {
-      return acquired.lease();
-    }
-    throw new IllegalStateException("the bench could not claim its own " + id + ": " + claim);
   }
 
   private static List<String> half(List<String> ids, boolean second) {
