@@ -230,7 +230,7 @@ public final class GenerationWorkers {
     registerOperationsActivities(worker, deps);
     worker.registerActivitiesImplementations(
         new SweepActivitiesImpl(
-            deps.ledger(), factory.getWorkflowClient(), deps.workerId(), orphans),
+            deps.ledger(), factory.getWorkflowClient(), deps.store(), deps.workerId(), orphans),
         new RetentionActivitiesImpl(
             deps.ledger().retention(), factory.getWorkflowClient(), retention));
     return new OperationsWorkers(worker, observationWorker(factory, deps, options));

@@ -36,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A workflow that ends without running any code of ours (terminated, timed out) leaves its ledger
  * row unfinished; the sweeper workflow (run here directly: the Java test server has no schedules)
- * puts each such row in review and starts a run that waits for its resolution. Only those: a
+ * starts a run that observes the job the row or the history holds, or, when neither store shows
+ * one, puts the row in review and starts a run that waits for its resolution. Only those: a
  * running workflow, one that continued as new (its successor runs) and a finished operation are
  * left alone (a paused one too: the test server cannot pause, see OrphanStatusTest).
  */
@@ -90,9 +91,9 @@ class OrphanSweepTest {
   }
 
   @Test
-  void a_terminated_operation_goes_to_review_and_its_render_can_still_be_delivered()
+  void a_terminated_operation_observing_its_job_is_observed_and_delivered_by_a_new_run()
       throws Exception {
-    // Long enough to be terminated while rendering, short enough to be delivered after review.
+    // Long enough to be terminated while rendering, short enough to be delivered after.
     harness.simulator.setFaults(harness.simulator.faults().withJobDurationMs(8000));
     harness.client.start(request("op-terminated"));
     OperationRow observing = harness.awaitPhase("op-terminated", Phase.OBSERVING);
@@ -107,32 +108,24 @@ class OrphanSweepTest {
         SweepWorkflow.WORKFLOW_ID + "-" + sweeps.get(),
         SweepWorkflowImpl.class,
         "sweep-histories",
-        "sweep-found-one-orphan");
+        "sweep-resumed-one-observation");
 
-    OperationRow row = harness.row("op-terminated");
-    assertThat(row.phase()).isEqualTo(Phase.IN_REVIEW);
-    assertThat(row.reviewReason()).contains(ReviewReason.WORKFLOW_CLOSED.wire());
-    assertThat(row.remoteJobId()).isEqualTo(observing.remoteJobId());
+    // The row holds the job Genace accepted: no review, and nothing for an operator to answer.
     assertThat(harness.ledger.history("op-terminated"))
-        .filteredOn(t -> t.event().equals("workflow_closed"))
-        .singleElement()
-        .satisfies(t -> assertThat(t.detailsJson()).contains("TERMINATED", "observing"));
-    await().until(() -> harness.client.describe("op-terminated").phase() == Phase.IN_REVIEW);
-    assertThat(sweep().orphans()).doesNotContain("op-terminated");
-
-    harness.client.resolve(
-        "op-terminated",
-        new ReviewResolution(
-            "found_remote_job", observing.remoteJobId().orElseThrow(), "same job", "alice"));
+        .noneMatch(t -> t.event().equals("workflow_closed"));
     OperationResult result = harness.client.awaitResult("op-terminated", Duration.ofMinutes(2));
 
     assertThat(result.phase()).isEqualTo(Phase.DELIVERED);
-    harness.replayAndRecord("op-terminated", "swept-review-found-remote-job");
+    assertThat(result.remoteJobId()).isEqualTo(observing.remoteJobId().orElseThrow());
+    harness.replayAndRecord("op-terminated", "swept-observation-resumed");
     assertThat(harness.postsFor("op-terminated")).isEqualTo(1);
   }
 
   @Test
-  void a_run_timeout_is_found_by_the_sweeper_and_the_review_can_be_abandoned() throws Exception {
+  void a_run_timeout_in_review_with_no_job_keeps_its_review_and_can_be_abandoned()
+      throws Exception {
+    // The POST's response is lost: a review with no job anywhere, neither store showing one.
+    harness.simulator.setFaults(harness.simulator.faults().withLosePostResponseNext(1));
     WorkflowClient client = harness.temporal.getWorkflowClient();
     GenerationWorkflow workflow =
         client.newWorkflowStub(
@@ -143,27 +136,26 @@ class OrphanSweepTest {
                 .setWorkflowRunTimeout(Duration.ofSeconds(30))
                 .build());
     WorkflowClient.start(workflow::run, request("op-timeout"), null);
-    harness.awaitPhase("op-timeout", Phase.OBSERVING);
+    harness.awaitPhase("op-timeout", Phase.IN_REVIEW);
     await()
         .atMost(Duration.ofSeconds(60))
         .until(
             () ->
                 status("op-timeout") != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
-    // The run timeout closes the run, or first ends the waiting activity (RETRY_STATE_TIMEOUT:
-    // its next attempt would start after the run's end), which fails the run: closed either way.
     WorkflowExecutionStatus closed = status("op-timeout");
-    assertThat(closed)
-        .isIn(
-            WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TIMED_OUT,
-            WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_FAILED);
+    assertThat(closed).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TIMED_OUT);
 
     sweepUntilOrphan("op-timeout");
 
-    assertThat(harness.row("op-timeout").reviewReason()).contains("workflow_closed");
-    String closeStatus = closed.name().substring("WORKFLOW_EXECUTION_STATUS_".length());
+    assertThat(harness.row("op-timeout").reviewReason())
+        .contains(ReviewReason.POST_OUTCOME_UNKNOWN.wire());
     assertThat(harness.ledger.history("op-timeout"))
-        .extracting(TransitionRow::detailsJson)
-        .anySatisfy(details -> assertThat(details).contains(closeStatus));
+        .filteredOn(t -> t.event().equals("workflow_closed"))
+        .singleElement()
+        .satisfies(
+            t ->
+                assertThat(t.detailsJson())
+                    .contains("TIMED_OUT", "no job in either store", "Temporal holds 1 run(s)"));
     await().until(() -> harness.client.describe("op-timeout").phase() == Phase.IN_REVIEW);
     harness.client.resolve(
         "op-timeout", new ReviewResolution("abandon", null, "timed out on purpose", "bob"));

@@ -31,6 +31,16 @@ public final class Params {
     return this;
   }
 
+  /** A number that may be unknown: null is bound as SQL NULL, for a {@code ?::bigint}. */
+  public Params bigintOrNull(Long value) throws SQLException {
+    if (value == null) {
+      statement.setNull(++index, Types.BIGINT);
+    } else {
+      statement.setLong(++index, value);
+    }
+    return this;
+  }
+
   public Params integer(int value) throws SQLException {
     statement.setInt(++index, value);
     return this;

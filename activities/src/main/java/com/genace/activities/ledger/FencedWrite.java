@@ -107,10 +107,23 @@ final class FencedWrite {
         statement, p -> own.bind(bindLease(p, lease, withAction)), FenceOutcome::read);
   }
 
+  /**
+   * Runs a write built {@link #atRevisionRead} on {@code operationId} as it was read at {@code
+   * revision}; {@code owner} is who writes it, for the history row.
+   */
+  static FenceOutcome writeAtRevision(
+      Sql sql, SqlStatement statement, String operationId, long revision, String owner, Sql.Binder own) {
+    return sql.queryExactlyOne(
+        statement,
+        p -> own.bind(p.text(operationId).text(owner).bigint(revision)),
+        FenceOutcome::read);
+  }
+
   private static final Pattern WORD = Pattern.compile("[a-z][a-z_]*");
   private static final Pattern DECLARATION = Pattern.compile("[a-z][a-z_]* [a-z]+");
 
   private final String name;
+  private boolean atRevisionRead;
   private String action;
   private NextAction fixedAction;
   private final List<String> args = new ArrayList<>();
@@ -150,6 +163,18 @@ final class FencedWrite {
    */
   FencedWrite actionOfTheLease() {
     return fencedOn("a.action");
+  }
+
+  /**
+   * Fenced by the revision a reader read and a free lease, not by a lease of the caller's: for a
+   * write made from outside the operation's course (the orphan sweeper, a repair from Temporal's
+   * history) that only goes ahead if nothing changed since the row was read and no worker holds
+   * it. Binds operation id, owner (for the history) and revision; run with {@link
+   * #writeAtRevision}.
+   */
+  FencedWrite atRevisionRead() {
+    atRevisionRead = true;
+    return fencedOn("");
   }
 
   private FencedWrite fencedOn(String action) {
@@ -255,7 +280,8 @@ final class FencedWrite {
     if (!args.contains("details jsonb")) {
       throw new IllegalStateException(name + ": the history row's details jsonb is not bound");
     }
-    String fence = fence("a.owner", "a.revision", action);
+    String fence =
+        atRevisionRead ? "o.revision = a.revision AND " + leaseFree() : fence("a.owner", "a.revision", action);
     String applied = "upd.phase IS NOT NULL" + and(appliedOnlyIf);
     String appliedFilter =
         appliedOnlyIf == null ? "" : " CROSS JOIN cur WHERE " + alone(appliedOnlyIf);
@@ -317,7 +343,9 @@ final class FencedWrite {
     columns.add("?::text AS operation_id");
     columns.add("?::text AS owner");
     columns.add("?::bigint AS revision");
-    if (fixedAction != null) {
+    if (atRevisionRead) {
+      // no action: the fence is the revision read and a free lease
+    } else if (fixedAction != null) {
       columns.add("'" + fixedAction.wire() + "'::text AS action");
     } else {
       columns.add(LEASE_ACTION);

@@ -266,11 +266,15 @@ public final class LedgerRetention {
           evidence AS (
             DELETE FROM app_review_evidence WHERE operation_id = ANY (?::text[])
             RETURNING 1),
+          evidence_kept AS (
+            DELETE FROM app_review_evidence_history WHERE operation_id = ANY (?::text[])
+            RETURNING 1),
           reservations AS (
             DELETE FROM app_dispatch_reservations WHERE operation_id = ANY (?::text[])
             RETURNING 1)
           SELECT (SELECT count(*) FROM history) AS history,
-                 (SELECT count(*) FROM evidence) AS evidence,
+                 (SELECT count(*) FROM evidence) + (SELECT count(*) FROM evidence_kept)
+                   AS evidence,
                  (SELECT count(*) FROM reservations) AS reservations
           """);
 
@@ -296,6 +300,7 @@ public final class LedgerRetention {
               p ->
                   p.texts(deleted) // transitions.operation_id
                       .texts(deleted) // evidence.operation_id
+                      .texts(deleted) // evidence_history.operation_id
                       .texts(deleted), // reservations.operation_id
               rs -> {
                 counts.transitions += rs.getLong("history");

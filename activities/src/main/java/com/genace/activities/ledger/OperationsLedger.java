@@ -65,6 +65,7 @@ public final class OperationsLedger {
   private final CreditEstimate credits;
   private final SpendReport spend;
   private final OperationSelections selections;
+  private final LedgerRecovery recovery;
 
   public OperationsLedger(DataSource dataSource) {
     this(dataSource, DEFAULT_LEASE_DURATION);
@@ -105,6 +106,7 @@ public final class OperationsLedger {
     this.waitingTooLong = new WaitingTooLong(ledgerSql);
     this.retention = new LedgerRetention(ledgerSql);
     this.selections = new OperationSelections(ledgerSql);
+    this.recovery = new LedgerRecovery(ledgerSql, evidence, credits, stats);
   }
 
   public Duration leaseDuration() {
@@ -127,6 +129,11 @@ public final class OperationsLedger {
   /** What was spent: committed credits by index, and what POSTs of unknown outcome may have. */
   public SpendReport spend() {
     return spend;
+  }
+
+  /** Repairs from Temporal's history, and every job id the ledger holds for an operation. */
+  public LedgerRecovery recovery() {
+    return recovery;
   }
 
   /** Deletes ended operations older than a window, in bounded passes. */

@@ -20,33 +20,75 @@ final class ReviewEvidenceRecords {
     this.sql = sql;
   }
 
-  /** Keeps the evidence of the operation's open review, replacing an earlier review's. */
+  /**
+   * Keeps the evidence of the operation's open review: appended to every gathering kept before
+   * (V21), and as the latest, which replaces an earlier gathering's as what {@code ops show}
+   * prints.
+   */
   static final SqlStatement RECORD =
       SqlStatement.of(
           "record_review_evidence",
           """
-          INSERT INTO app_review_evidence (operation_id, evidence, summary)
-          SELECT o.operation_id, ?::jsonb, ?
-          FROM app_generation_operations o
-          WHERE o.operation_id = ? AND o.phase = 'in_review' AND o.review_opened_at = ?
-          ON CONFLICT (operation_id) DO UPDATE
-            SET evidence = excluded.evidence, summary = excluded.summary,
-                gathered_at = clock_timestamp()
+          WITH review AS (
+            SELECT o.operation_id, ?::jsonb AS evidence, ?::text AS summary
+            FROM app_generation_operations o
+            WHERE o.operation_id = ? AND o.phase = 'in_review' AND o.review_opened_at = ?
+          ),
+          kept AS (
+            INSERT INTO app_review_evidence_history (operation_id, evidence, summary)
+            SELECT operation_id, evidence, summary FROM review
+          ),
+          latest AS (
+            INSERT INTO app_review_evidence (operation_id, evidence, summary)
+            SELECT operation_id, evidence, summary FROM review
+            ON CONFLICT (operation_id) DO UPDATE
+              SET evidence = excluded.evidence, summary = excluded.summary,
+                  gathered_at = clock_timestamp()
+            RETURNING operation_id
+          )
+          SELECT count(*) AS recorded FROM latest
           """);
 
   boolean record(String operationId, Instant reviewOpenedAt, String evidenceJson, String summary) {
-    int rows =
-        sql.update(
+    long rows =
+        sql.queryExactlyOne(
             RECORD,
             p ->
                 p.json(evidenceJson) // evidence
                     .text(summary) // summary
                     .text(operationId) // operation_id
-                    .timestamp(reviewOpenedAt)); // review_opened_at
+                    .timestamp(reviewOpenedAt), // review_opened_at
+            rs -> rs.getLong("recorded"));
     if (rows > 1) {
       throw new IllegalStateException("evidence recorded on " + rows + " rows for " + operationId);
     }
     return rows == 1;
+  }
+
+  /**
+   * Every job id any gathering of the operation's evidence found carrying its operation id, in
+   * every review it had: the kept gatherings (V21) and the latest one (all a 0.1.0 worker kept).
+   */
+  static final SqlStatement JOBS_EVER_FOUND =
+      SqlStatement.of(
+          "review_evidence_jobs_ever_found",
+          """
+          SELECT DISTINCT job->>'id' AS job_id
+          FROM (SELECT evidence FROM app_review_evidence_history WHERE operation_id = ?
+                UNION ALL
+                SELECT evidence FROM app_review_evidence WHERE operation_id = ?) e,
+               jsonb_array_elements(coalesce(e.evidence->'jobs', '[]'::jsonb)) job
+          WHERE job->>'operationId' = ? AND job->>'id' IS NOT NULL
+          """);
+
+  List<String> jobsEverFound(String operationId) {
+    return sql.query(
+        JOBS_EVER_FOUND,
+        p ->
+            p.text(operationId) // app_review_evidence_history.operation_id
+                .text(operationId) // app_review_evidence.operation_id
+                .text(operationId), // jobs[].operationId
+        rs -> rs.getString("job_id"));
   }
 
   static final SqlStatement FIND =

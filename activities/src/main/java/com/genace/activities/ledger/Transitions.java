@@ -82,6 +82,24 @@ final class Transitions {
           .from(PENDING, SUBMITTING, OBSERVING, DELIVERING, IN_REVIEW)
           .to(IN_REVIEW);
 
+  /**
+   * The ledger is behind the other store: Temporal's history (or the row's own remote job id) holds
+   * a job Genace accepted, which the row observes from now on (after a restore of the ledger).
+   */
+  static final Event RECOVERED =
+      event("recovered").from(PENDING, SUBMITTING, IN_REVIEW).to(OBSERVING);
+
+  /**
+   * The ledger is behind the other store: Temporal's history holds how the operation ended, and
+   * the row ends the same way.
+   */
+  static final Event RECOVERED_END =
+      event("recovered_end")
+          .from(PENDING, SUBMITTING, OBSERVING, DELIVERING, IN_REVIEW)
+          .to(DELIVERED, "a.ended = 'delivered'")
+          .to(FAILED, "a.ended = 'failed'")
+          .to(ABANDONED);
+
   /** The table. */
   static final List<Event> ALL =
       List.of(
@@ -94,7 +112,9 @@ final class Transitions {
           DELIVERED_EVENT,
           CANCELLED,
           REVIEW_RESOLVED,
-          WORKFLOW_CLOSED);
+          WORKFLOW_CLOSED,
+          RECOVERED,
+          RECOVERED_END);
 
   /** One row of the table: from these phases to {@code to} (null: stays), when {@code when}. */
   record Move(Set<Phase> from, Phase to, String when) {
@@ -238,9 +258,20 @@ final class Transitions {
     }
   }
 
+  /**
+   * The repairs from Temporal's history: moves of a row that fell behind the other store, drawn
+   * apart from the operation's own course (docs/architecture.md).
+   */
+  static final List<Event> REPAIRS = List.of(RECOVERED, RECOVERED_END);
+
   /** Every edge of the table. */
   static Set<Edge> edges() {
-    return ALL.stream()
+    return edges(ALL);
+  }
+
+  /** Every edge of {@code events}. */
+  static Set<Edge> edges(List<Event> events) {
+    return events.stream()
         .flatMap(e -> e.edges().stream())
         .collect(Collectors.toCollection(LinkedHashSet::new));
   }

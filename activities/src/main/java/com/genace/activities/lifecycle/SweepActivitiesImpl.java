@@ -1,13 +1,17 @@
 package com.genace.activities.lifecycle;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.genace.activities.delivery.ArtifactStore;
+import com.genace.activities.ledger.OperationRow;
 import com.genace.activities.ledger.OperationsLedger;
+import com.genace.activities.recovery.HistoryEvidence;
+import com.genace.activities.recovery.HistoryRepair;
+import com.genace.activities.recovery.HistoryUnavailableException;
+import com.genace.activities.recovery.OperationHistory;
+import com.genace.activities.recovery.RunRestarts;
+import com.genace.activities.recovery.TemporalHistory;
 import com.genace.activities.ledger.SweepCursor;
 import com.genace.activities.ledger.SweepPosition;
-import com.genace.client.GenerationRequest;
 import com.genace.client.GenerationWorkflow;
-import com.genace.client.TaskQueues;
-import com.genace.client.model.ReviewReason;
 import com.genace.workflows.lifecycle.SweepActivities;
 import com.genace.workflows.lifecycle.SweepReport;
 import io.grpc.Status;
@@ -15,13 +19,8 @@ import io.grpc.StatusRuntimeException;
 import io.temporal.activity.Activity;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
-import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
-import io.temporal.api.enums.v1.WorkflowIdReusePolicy;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowExecutionAlreadyStarted;
-import io.temporal.client.WorkflowOptions;
-import io.temporal.client.WorkflowStub;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,8 +31,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The orphan sweeper's step (see {@link SweepActivities#sweepOrphans}): one pass of a walk over
  * every unfinished operation in {@code (phase, created_at)} order, in pages read by keyset from the
- * position stored in the ledger ({@code app_sweep_cursor}); one describe per operation, and for
- * each orphan one fenced write and one workflow start.
+ * position stored in the ledger ({@code app_sweep_cursor}); one describe per operation. An orphan
+ * (its workflow closed or lost) is decided on both stores: its row and every run Temporal's history
+ * holds ({@link HistoryRepair}: ended as a run ended, observing a job a run or the row holds, or
+ * in review when neither shows a job), with one fenced write and at most one workflow start.
  *
  * <p>A pass is bounded: at most {@link Bounds#maxPages} pages of {@link Bounds#pageSize}
  * operations, and it stops at the first operation after {@link Bounds#maxPassTime}. After each page
@@ -72,27 +73,40 @@ public final class SweepActivitiesImpl implements SweepActivities {
   }
 
   private static final Logger log = LoggerFactory.getLogger(SweepActivitiesImpl.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final OperationsLedger ledger;
   private final WorkflowClient client;
+  private final OperationHistory history;
+  private final HistoryRepair repair;
   private final String owner;
   private final OrphanListener listener;
   private final Bounds bounds;
 
+  /**
+   * @param store where deliveries put their artifacts: a run that completed delivered repairs its
+   *     row only when the store holds them
+   */
   public SweepActivitiesImpl(
-      OperationsLedger ledger, WorkflowClient client, String owner, OrphanListener listener) {
-    this(ledger, client, owner, listener, Bounds.DEFAULT);
+      OperationsLedger ledger,
+      WorkflowClient client,
+      ArtifactStore store,
+      String owner,
+      OrphanListener listener) {
+    this(ledger, client, new TemporalHistory(client), store, owner, listener, Bounds.DEFAULT);
   }
 
   public SweepActivitiesImpl(
       OperationsLedger ledger,
       WorkflowClient client,
+      OperationHistory history,
+      ArtifactStore store,
       String owner,
       OrphanListener listener,
       Bounds bounds) {
     this.ledger = ledger;
     this.client = client;
+    this.history = history;
+    this.repair = new HistoryRepair(ledger, store, new RunRestarts(client), owner);
     this.owner = owner;
     this.listener = listener;
     this.bounds = bounds;
@@ -159,14 +173,25 @@ public final class SweepActivitiesImpl implements SweepActivities {
     if (closed.isEmpty()) {
       return;
     }
-    String evidence =
-        JSON.createObjectNode()
-            .put("reason", ReviewReason.WORKFLOW_CLOSED.wire())
-            .put("close_status", closed.get())
-            .put("workflow_id", GenerationWorkflow.workflowId(operation.operationId()))
-            .put("phase_before", operation.phase().wire())
-            .toString();
-    if (!ledger.sweepToReview(operation.operationId(), operation.revision(), owner, evidence)) {
+    Optional<OperationRow> row = ledger.find(operation.operationId());
+    if (row.isEmpty() || row.get().revision() != operation.revision()) {
+      log.info(
+          "operation {}: workflow {} but its row changed since the page was read; the next walk"
+              + " looks again",
+          operation.operationId(),
+          closed.get());
+      return;
+    }
+    HistoryEvidence history;
+    try {
+      history = this.history.read(operation.operationId());
+    } catch (HistoryUnavailableException e) {
+      // Nothing may be decided on what Temporal could not say: the next walk looks again.
+      log.warn("operation {}: {}; left to the next walk", operation.operationId(), e.getMessage());
+      return;
+    }
+    HistoryRepair.Repaired repaired = repair.afterClose(row.get(), history, closed.get());
+    if (repaired.outcome() == HistoryRepair.Outcome.CHANGED) {
       log.info(
           "operation {}: workflow {} but its row changed or is leased; the next walk looks again",
           operation.operationId(),
@@ -174,11 +199,11 @@ public final class SweepActivitiesImpl implements SweepActivities {
       return;
     }
     log.warn(
-        "operation {} was {} while its workflow was {}: now in review (workflow_closed)",
+        "operation {} was {} while its workflow was {}: {}",
         operation.operationId(),
         operation.phase().wire(),
-        closed.get());
-    restartInReview(operation, closed.get());
+        closed.get(),
+        repaired.detail());
     orphans.add(operation.operationId());
     listener.orphanFound(operation.operationId(), closed.get());
   }
@@ -216,45 +241,6 @@ public final class SweepActivitiesImpl implements SweepActivities {
         return Optional.of("MISSING");
       }
       throw e;
-    }
-  }
-
-  /**
-   * A new run that finds the review and waits for an operator, so that {@code ops resolve} works
-   * again. It cannot POST: a dispatch is claimed only from {@code pending}, which an in-review
-   * operation reaches only by an operator's {@code not_submitted}.
-   */
-  private void restartInReview(OperationsLedger.Unfinished operation, String closeStatus) {
-    GenerationWorkflow workflow =
-        client.newWorkflowStub(
-            GenerationWorkflow.class,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(GenerationWorkflow.workflowId(operation.operationId()))
-                .setTaskQueue(TaskQueues.OPERATIONS)
-                .setWorkflowIdReusePolicy(
-                    WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE)
-                .setWorkflowIdConflictPolicy(
-                    WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL)
-                .setStaticSummary(
-                    "Genace generation `"
-                        + operation.operationId()
-                        + "` ("
-                        + operation.model()
-                        + "), in review: its previous workflow was "
-                        + closeStatus)
-                .build());
-    GenerationRequest request =
-        new GenerationRequest(
-            operation.operationId(),
-            operation.model(),
-            operation.input(),
-            null,
-            operation.account());
-    try {
-      // The request alone, as clients send it (the second argument is a continued run's).
-      WorkflowStub.fromTyped(workflow).start(request);
-    } catch (WorkflowExecutionAlreadyStarted e) {
-      // Someone started it meanwhile; it finds the same review.
     }
   }
 

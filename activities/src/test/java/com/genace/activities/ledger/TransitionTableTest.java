@@ -59,16 +59,16 @@ class TransitionTableTest {
 
   /**
    * What chooses among an event's moves: the arguments its statements bind ({@code a.status} for a
-   * snapshot, {@code a.decision} for a resolution), every value they may take. An event without a
+   * snapshot, {@code a.decision} for a resolution, {@code a.ended} for a repair), every value they may take. An event without a
    * condition is tried once.
    */
   private static final List<Map<String, String>> ARGUMENTS =
       List.of(
-          Map.of("status", "queued", "decision", "found_remote_job"),
-          Map.of("status", "running", "decision", "not_submitted"),
-          Map.of("status", "succeeded", "decision", "abandon"),
-          Map.of("status", "failed", "decision", "abandon"),
-          Map.of("status", "canceled", "decision", "abandon"));
+          Map.of("status", "queued", "decision", "found_remote_job", "ended", "delivered"),
+          Map.of("status", "running", "decision", "not_submitted", "ended", "failed"),
+          Map.of("status", "succeeded", "decision", "abandon", "ended", "abandoned"),
+          Map.of("status", "failed", "decision", "abandon", "ended", "abandoned"),
+          Map.of("status", "canceled", "decision", "abandon", "ended", "abandoned"));
 
   private DataSource db;
 
@@ -132,7 +132,9 @@ class TransitionTableTest {
             Map.entry(ObservationWrites.RECORD_OBSERVED_SNAPSHOT, Transitions.SNAPSHOT),
             Map.entry(RemoteJobWrites.RECORD_DELIVERED, Transitions.DELIVERED_EVENT),
             Map.entry(LifecycleWrites.CANCEL, Transitions.CANCELLED),
-            Map.entry(ReviewWrites.RESOLVE_REVIEW, Transitions.REVIEW_RESOLVED));
+            Map.entry(ReviewWrites.RESOLVE_REVIEW, Transitions.REVIEW_RESOLVED),
+            Map.entry(RepairWrites.RECOVER_OBSERVING, Transitions.RECOVERED),
+            Map.entry(RepairWrites.RECOVER_END, Transitions.RECOVERED_END));
     statements.forEach(
         (statement, event) ->
             assertThat(flat(statement.sql()))
@@ -156,18 +158,26 @@ class TransitionTableTest {
 
   @Test
   void the_diagram_draws_the_table_s_edges() throws IOException {
-    Set<String> drawn = diagramEdges(Files.readString(ARCHITECTURE));
+    String markdown = Files.readString(ARCHITECTURE);
+    Set<String> drawn = diagramEdges(markdown, 0);
     assertThat(drawn).as("the diagram's edges that are no event").containsAll(DIAGRAM_ONLY);
     Set<String> events =
         drawn.stream().filter(e -> !DIAGRAM_ONLY.contains(e)).collect(Collectors.toSet());
-    // A write that keeps the phase (a snapshot still queued or running, a sweep of a row already
-    // in review) draws no edge.
-    Set<String> table =
-        Transitions.edges().stream()
-            .filter(e -> e.from() != e.to())
-            .map(Edge::toString)
-            .collect(Collectors.toSet());
-    assertThat(events).as("diagram edges, the table's").isEqualTo(table);
+    List<Event> course =
+        Transitions.ALL.stream().filter(e -> !Transitions.REPAIRS.contains(e)).toList();
+    assertThat(events).as("diagram edges, the table's").isEqualTo(changes(course));
+    assertThat(diagramEdges(markdown, 1))
+        .as("the repairs' diagram, the table's repairs")
+        .isEqualTo(changes(Transitions.REPAIRS));
+  }
+
+  /** A write that keeps the phase (a snapshot still queued or running, a sweep of a row already
+   * in review) draws no edge. */
+  private static Set<String> changes(List<Event> events) {
+    return Transitions.edges(events).stream()
+        .filter(e -> e.from() != e.to())
+        .map(Edge::toString)
+        .collect(Collectors.toSet());
   }
 
   @Test
@@ -178,12 +188,14 @@ class TransitionTableTest {
         .isInstanceOf(IllegalStateException.class);
   }
 
-  /** The {@code from --> to} pairs of the first mermaid state diagram, labels dropped. */
-  static Set<String> diagramEdges(String markdown) {
+  /** The {@code from --> to} pairs of the {@code index}-th mermaid state diagram, labels dropped. */
+  static Set<String> diagramEdges(String markdown, int index) {
     Matcher block =
         Pattern.compile("```mermaid\\s*\\nstateDiagram-v2\\n(.*?)```", Pattern.DOTALL)
             .matcher(markdown);
-    assertThat(block.find()).as("a mermaid stateDiagram-v2 in " + ARCHITECTURE).isTrue();
+    for (int i = 0; i <= index; i++) {
+      assertThat(block.find()).as("mermaid stateDiagram-v2 number " + (i + 1) + " in " + ARCHITECTURE).isTrue();
+    }
     Pattern edge = Pattern.compile("^\\s*(\\S+)\\s*-->\\s*([^\\s:]+)\\s*(?::.*)?$");
     Set<String> edges = new LinkedHashSet<>();
     for (String line : block.group(1).split("\n")) {
@@ -206,7 +218,7 @@ class TransitionTableTest {
     String sql =
         "UPDATE app_generation_operations o SET "
             + event.set()
-            + " FROM (SELECT ?::text AS status, ?::text AS decision) a"
+            + " FROM (SELECT ?::text AS status, ?::text AS decision, ?::text AS ended) a"
             + " WHERE o.operation_id = ? AND "
             + event.permittedWhen()
             + " RETURNING o.phase";
@@ -214,7 +226,8 @@ class TransitionTableTest {
         PreparedStatement statement = connection.prepareStatement(sql)) {
       statement.setString(1, arguments.get("status"));
       statement.setString(2, arguments.get("decision"));
-      statement.setString(3, id);
+      statement.setString(3, arguments.get("ended"));
+      statement.setString(4, id);
       try (ResultSet rs = statement.executeQuery()) {
         return rs.next() ? Phase.parse(rs.getString(1)) : null;
       }

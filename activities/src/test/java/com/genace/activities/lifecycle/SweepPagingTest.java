@@ -2,6 +2,8 @@ package com.genace.activities.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.genace.activities.delivery.LocalDirectoryArtifactStore;
+import com.genace.activities.recovery.TemporalHistory;
 import com.genace.activities.ledger.OperationRow;
 import com.genace.activities.ledger.OperationsLedger;
 import com.genace.activities.ledger.SweepPosition;
@@ -35,6 +37,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The sweeper sees every unfinished row: with more old reviews than one pass reads, sweep runs
@@ -57,10 +60,13 @@ class SweepPagingTest {
   private final AtomicInteger runs = new AtomicInteger();
 
   @BeforeEach
-  void setUp() {
+  void setUp(@TempDir java.nio.file.Path artifacts) {
+    this.artifacts = artifacts;
     this.temporal = TestWorkflowEnvironment.newInstance();
     this.client = temporal.getWorkflowClient();
   }
+
+  private java.nio.file.Path artifacts;
 
   @AfterEach
   void tearDown() {
@@ -88,7 +94,14 @@ class SweepPagingTest {
           }
         };
     worker.registerActivitiesImplementations(
-        new SweepActivitiesImpl(ledger, client, "sweeper-test", listener, bounds));
+        new SweepActivitiesImpl(
+            ledger,
+            client,
+            new TemporalHistory(client),
+            new LocalDirectoryArtifactStore(artifacts),
+            "sweeper-test",
+            listener,
+            bounds));
     temporal.start();
   }
 

@@ -1,0 +1,201 @@
+package com.genace.worker;
+
+import static com.genace.worker.support.GenerationHarness.request;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.genace.activities.genace.CreateOutcome;
+import com.genace.activities.genace.CreateRequest;
+import com.genace.activities.ledger.ClaimResult;
+import com.genace.activities.ledger.NewOperation;
+import com.genace.activities.ledger.OperationRow;
+import com.genace.activities.ledger.TransitionRow;
+import com.genace.activities.ledger.WriteResult;
+import com.genace.activities.testing.DatabaseExtension;
+import com.genace.activities.testing.LedgerBackup;
+import com.genace.activities.testing.TestDatabase;
+import com.genace.client.GenerationWorkflow;
+import com.genace.client.OperationResult;
+import com.genace.client.TaskQueues;
+import com.genace.client.model.Phase;
+import com.genace.worker.support.GenerationHarness;
+import com.genace.workflows.lifecycle.SweepReport;
+import com.genace.workflows.lifecycle.SweepWorkflow;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.client.WorkflowOptions;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The two stores disagree, and the sweeper trusts neither alone: a ledger restored from a backup
+ * older than what Temporal's histories hold moves forward to them without a person (no review, no
+ * second POST), and a row whose workflow Temporal no longer holds observes and delivers the job
+ * the row holds. Each test fails if the sweeper stops reading the history (it would send the row to
+ * review, as 0.1.0 did).
+ */
+@ExtendWith(DatabaseExtension.class)
+class RestoreRecoveryTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path artifacts;
+
+  private GenerationHarness harness;
+  private final AtomicInteger sweeps = new AtomicInteger();
+
+  @BeforeEach
+  void start() {
+    harness = new GenerationHarness(artifacts);
+  }
+
+  @AfterEach
+  void stop() {
+    harness.close();
+  }
+
+  private SweepReport sweep() {
+    return harness
+        .temporal
+        .getWorkflowClient()
+        .newWorkflowStub(
+            SweepWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(SweepWorkflow.WORKFLOW_ID + "-" + sweeps.incrementAndGet())
+                .setTaskQueue(TaskQueues.OPERATIONS)
+                .build())
+        .sweep();
+  }
+
+  @Test
+  void a_ledger_restored_to_pending_after_delivery_ends_delivered_as_the_history_shows()
+      throws Exception {
+    harness.dispatchClosed.set("paused for the backup");
+    List<String> ids = List.of("op-restored-1", "op-restored-2");
+    for (String id : ids) {
+      harness.client.start(request(id));
+      harness.awaitPhase(id, Phase.PENDING);
+    }
+    LedgerBackup backup = LedgerBackup.take(TestDatabase.dataSource(), ids);
+    harness.dispatchClosed.set(null);
+    for (String id : ids) {
+      assertThat(harness.client.awaitResult(id, Duration.ofMinutes(1)).phase())
+          .isEqualTo(Phase.DELIVERED);
+    }
+    List<OperationRow> delivered = ids.stream().map(harness::row).toList();
+    backup.restore();
+    assertThat(harness.row(ids.get(0)).phase()).isEqualTo(Phase.PENDING);
+
+    SweepReport report = sweep();
+
+    assertThat(report.orphans()).containsExactlyInAnyOrderElementsOf(ids);
+    for (int i = 0; i < ids.size(); i++) {
+      String id = ids.get(i);
+      OperationRow row = harness.row(id);
+      assertThat(row.phase()).as(id).isEqualTo(Phase.DELIVERED);
+      assertThat(row.remoteJobId()).isEqualTo(delivered.get(i).remoteJobId());
+      assertThat(row.credits()).isEqualTo(delivered.get(i).credits());
+      assertThat(JSON.readTree(row.deliveryManifestJson().orElseThrow()))
+          .isEqualTo(JSON.readTree(delivered.get(i).deliveryManifestJson().orElseThrow()));
+      TransitionRow repair = last(id);
+      assertThat(repair.event()).isEqualTo("recovered_end");
+      assertThat(repair.detailsJson()).contains("\"run_id\"", "COMPLETED", "a run completed delivered");
+      assertThat(harness.postsFor(id)).as("POSTs of " + id).isEqualTo(1);
+    }
+    assertThat(sweep().orphans()).as("a second walk finds nothing").isEmpty();
+  }
+
+  @Test
+  void a_restored_row_whose_delivered_artifacts_are_gone_is_observed_and_delivered_again()
+      throws Exception {
+    harness.dispatchClosed.set("paused for the backup");
+    harness.client.start(request("op-store-lost"));
+    harness.awaitPhase("op-store-lost", Phase.PENDING);
+    LedgerBackup backup = LedgerBackup.take(TestDatabase.dataSource(), List.of("op-store-lost"));
+    harness.dispatchClosed.set(null);
+    OperationResult first = harness.client.awaitResult("op-store-lost", Duration.ofMinutes(1));
+    String job = harness.row("op-store-lost").remoteJobId().orElseThrow();
+    backup.restore();
+    try (var files = java.nio.file.Files.walk(artifacts)) {
+      files.filter(java.nio.file.Files::isRegularFile).forEach(RestoreRecoveryTest::delete);
+    }
+
+    assertThat(sweep().orphans()).containsExactly("op-store-lost");
+
+    assertThat(harness.row("op-store-lost").remoteJobId()).contains(job);
+    assertThat(harness.ledger.history("op-store-lost"))
+        .filteredOn(t -> t.event().equals("recovered"))
+        .singleElement()
+        .satisfies(t -> assertThat(t.detailsJson()).contains(job, "dispatch accepted"));
+    awaitDelivered("op-store-lost");
+    assertThat(harness.row("op-store-lost").deliveryManifestJson()).isPresent();
+    assertThat(first.artifacts()).allSatisfy(a -> assertThat(artifacts.resolve(a.key())).exists());
+    assertThat(harness.postsFor("op-store-lost")).isEqualTo(1);
+  }
+
+  @Test
+  void a_row_observing_a_job_whose_workflow_temporal_lost_is_observed_and_delivered() {
+    // The ledger survived, Temporal's store did not: the row holds the job, no workflow exists.
+    String id = "op-history-lost";
+    harness.ledger.create(new NewOperation(id, "image-v1", "{\"prompt\":\"a red fox\"}"));
+    var claim = (ClaimResult.Acquired) harness.ledger.claimToSubmit(id, "lost-worker");
+    ObjectNode input = JSON.createObjectNode().put("prompt", "a red fox");
+    var accepted =
+        (CreateOutcome.Accepted)
+            harness
+                .genaceClient(GenerationHarness.API_KEY)
+                .create(new CreateRequest("image-v1", input, id));
+    assertThat(harness.ledger.recordAccepted(claim.lease(), accepted.remoteJobId()))
+        .isEqualTo(WriteResult.APPLIED);
+    assertThat(workflowStatus(id)).isEqualTo("MISSING");
+
+    assertThat(sweep().orphans()).containsExactly(id);
+
+    awaitDelivered(id);
+    assertThat(harness.row(id).remoteJobId()).contains(accepted.remoteJobId());
+    assertThat(harness.ledger.history(id)).noneMatch(t -> t.event().equals("workflow_closed"));
+    assertThat(harness.postsFor(id)).as("the job the row holds, observed: no second POST").isEqualTo(1);
+  }
+
+  private void awaitDelivered(String id) {
+    await()
+        .atMost(Duration.ofMinutes(1))
+        .until(() -> harness.row(id).phase() == Phase.DELIVERED);
+  }
+
+  private String workflowStatus(String id) {
+    try {
+      WorkflowExecutionStatus status =
+          harness
+              .temporal
+              .getWorkflowClient()
+              .newUntypedWorkflowStub(GenerationWorkflow.workflowId(id))
+              .describe()
+              .getStatus();
+      return status.name();
+    } catch (io.temporal.client.WorkflowNotFoundException e) {
+      return "MISSING";
+    }
+  }
+
+  private TransitionRow last(String id) {
+    List<TransitionRow> history = harness.ledger.history(id);
+    return history.get(history.size() - 1);
+  }
+
+  private static void delete(Path file) {
+    try {
+      java.nio.file.Files.delete(file);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}
