@@ -37,9 +37,9 @@ import org.junit.jupiter.api.io.TempDir;
  * A workflow that ends without running any code of ours (terminated, timed out) leaves its ledger
  * row unfinished; the sweeper workflow (run here directly: the Java test server has no schedules)
  * starts a run that observes the job the row or the history holds, or, when neither store shows
- * one, puts the row in review and starts a run that waits for its resolution. Only those: a
- * running workflow, one that continued as new (its successor runs) and a finished operation are
- * left alone (a paused one too: the test server cannot pause, see OrphanStatusTest).
+ * one, puts the row in review and starts a run that waits for its resolution. Only those: a running
+ * workflow, one that continued as new (its successor runs) and a finished operation are left alone
+ * (a paused one too: the test server cannot pause, see OrphanStatusTest).
  */
 @ExtendWith(DatabaseExtension.class)
 class OrphanSweepTest {

@@ -4,6 +4,8 @@ import static com.genace.worker.support.GenerationHarness.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.genace.activities.genace.CreateOutcome;
 import com.genace.activities.genace.CreateRequest;
 import com.genace.activities.ledger.ClaimResult;
@@ -21,8 +23,6 @@ import com.genace.client.model.Phase;
 import com.genace.worker.support.GenerationHarness;
 import com.genace.workflows.lifecycle.SweepReport;
 import com.genace.workflows.lifecycle.SweepWorkflow;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowOptions;
 import java.nio.file.Path;
@@ -38,8 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The two stores disagree, and the sweeper trusts neither alone: a ledger restored from a backup
  * older than what Temporal's histories hold moves forward to them without a person (no review, no
- * second POST), and a row whose workflow Temporal no longer holds observes and delivers the job
- * the row holds. Each test fails if the sweeper stops reading the history (it would send the row to
+ * second POST), and a row whose workflow Temporal no longer holds observes and delivers the job the
+ * row holds. Each test fails if the sweeper stops reading the history (it would send the row to
  * review, as 0.1.0 did).
  */
 @ExtendWith(DatabaseExtension.class)
@@ -107,7 +107,8 @@ class RestoreRecoveryTest {
           .isEqualTo(JSON.readTree(delivered.get(i).deliveryManifestJson().orElseThrow()));
       TransitionRow repair = last(id);
       assertThat(repair.event()).isEqualTo("recovered_end");
-      assertThat(repair.detailsJson()).contains("\"run_id\"", "COMPLETED", "a run completed delivered");
+      assertThat(repair.detailsJson())
+          .contains("\"run_id\"", "COMPLETED", "a run completed delivered");
       assertThat(harness.postsFor(id)).as("POSTs of " + id).isEqualTo(1);
     }
     assertThat(sweep().orphans()).as("a second walk finds nothing").isEmpty();
@@ -162,13 +163,13 @@ class RestoreRecoveryTest {
     awaitDelivered(id);
     assertThat(harness.row(id).remoteJobId()).contains(accepted.remoteJobId());
     assertThat(harness.ledger.history(id)).noneMatch(t -> t.event().equals("workflow_closed"));
-    assertThat(harness.postsFor(id)).as("the job the row holds, observed: no second POST").isEqualTo(1);
+    assertThat(harness.postsFor(id))
+        .as("the job the row holds, observed: no second POST")
+        .isEqualTo(1);
   }
 
   private void awaitDelivered(String id) {
-    await()
-        .atMost(Duration.ofMinutes(1))
-        .until(() -> harness.row(id).phase() == Phase.DELIVERED);
+    await().atMost(Duration.ofMinutes(1)).until(() -> harness.row(id).phase() == Phase.DELIVERED);
   }
 
   private String workflowStatus(String id) {

@@ -112,7 +112,12 @@ final class FencedWrite {
    * revision}; {@code owner} is who writes it, for the history row.
    */
   static FenceOutcome writeAtRevision(
-      Sql sql, SqlStatement statement, String operationId, long revision, String owner, Sql.Binder own) {
+      Sql sql,
+      SqlStatement statement,
+      String operationId,
+      long revision,
+      String owner,
+      Sql.Binder own) {
     return sql.queryExactlyOne(
         statement,
         p -> own.bind(p.text(operationId).text(owner).bigint(revision)),
@@ -168,9 +173,8 @@ final class FencedWrite {
   /**
    * Fenced by the revision a reader read and a free lease, not by a lease of the caller's: for a
    * write made from outside the operation's course (the orphan sweeper, a repair from Temporal's
-   * history) that only goes ahead if nothing changed since the row was read and no worker holds
-   * it. Binds operation id, owner (for the history) and revision; run with {@link
-   * #writeAtRevision}.
+   * history) that only goes ahead if nothing changed since the row was read and no worker holds it.
+   * Binds operation id, owner (for the history) and revision; run with {@link #writeAtRevision}.
    */
   FencedWrite atRevisionRead() {
     atRevisionRead = true;
@@ -281,7 +285,9 @@ final class FencedWrite {
       throw new IllegalStateException(name + ": the history row's details jsonb is not bound");
     }
     String fence =
-        atRevisionRead ? "o.revision = a.revision AND " + leaseFree() : fence("a.owner", "a.revision", action);
+        atRevisionRead
+            ? "o.revision = a.revision AND " + leaseFree()
+            : fence("a.owner", "a.revision", action);
     String applied = "upd.phase IS NOT NULL" + and(appliedOnlyIf);
     String appliedFilter =
         appliedOnlyIf == null ? "" : " CROSS JOIN cur WHERE " + alone(appliedOnlyIf);

@@ -25,7 +25,8 @@ public final class LedgerRecovery {
   private final CreditEstimate credits;
   private final LedgerStats stats;
 
-  LedgerRecovery(Sql sql, ReviewEvidenceRecords evidence, CreditEstimate credits, LedgerStats stats) {
+  LedgerRecovery(
+      Sql sql, ReviewEvidenceRecords evidence, CreditEstimate credits, LedgerStats stats) {
     this.sql = sql;
     this.records = new OperationRecords(sql);
     this.repairs = new RepairWrites(sql);
@@ -189,7 +190,8 @@ public final class LedgerRecovery {
       throw new UnknownOperationException(operationId);
     }
     if (outcome.applied() > 1) {
-      throw new IllegalStateException(event + " changed " + outcome.applied() + " rows of " + operationId);
+      throw new IllegalStateException(
+          event + " changed " + outcome.applied() + " rows of " + operationId);
     }
     if (outcome.applied() == 1) {
       stats.transition(event);
@@ -200,7 +202,8 @@ public final class LedgerRecovery {
 
   private static void requireEnd(Phase ended, String manifestJson) {
     if (ended != Phase.DELIVERED && ended != Phase.FAILED && ended != Phase.ABANDONED) {
-      throw new IllegalArgumentException("an operation ends delivered, failed or abandoned, not " + ended);
+      throw new IllegalArgumentException(
+          "an operation ends delivered, failed or abandoned, not " + ended);
     }
     if (ended == Phase.DELIVERED && manifestJson == null) {
       throw new IllegalArgumentException("a delivered operation needs its manifest");

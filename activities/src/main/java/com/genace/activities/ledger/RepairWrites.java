@@ -6,11 +6,11 @@ import com.genace.activities.db.SqlStatement;
 /**
  * The ledger's repairs from the other store, Temporal's history: a row behind what the history
  * holds moves forward to it ({@link Transitions#RECOVERED}, {@link Transitions#RECOVERED_END}), and
- * a row the ledger lost is written again at the phase the history shows. Each one statement,
- * fenced by the revision the repairer read and a free lease ({@link FencedWrite#atRevisionRead}):
- * a repair never goes over a worker that holds the row, and never backwards (the table lets each
- * event leave only the phases behind the one it goes to). A repair that does not apply leaves no
- * history row: the row changed meanwhile, and whoever changed it is alive.
+ * a row the ledger lost is written again at the phase the history shows. Each one statement, fenced
+ * by the revision the repairer read and a free lease ({@link FencedWrite#atRevisionRead}): a repair
+ * never goes over a worker that holds the row, and never backwards (the table lets each event leave
+ * only the phases behind the one it goes to). A repair that does not apply leaves no history row:
+ * the row changed meanwhile, and whoever changed it is alive.
  */
 final class RepairWrites {
 
@@ -21,9 +21,9 @@ final class RepairWrites {
   }
 
   /**
-   * What committing an acceptance found in the other store records: the job, and its credits
-   * unless the row's were committed already (as Temporal's history knew them, else the estimate of
-   * the row's model).
+   * What committing an acceptance found in the other store records: the job, and its credits unless
+   * the row's were committed already (as Temporal's history knew them, else the estimate of the
+   * row's model).
    */
   private static final String ACCEPTANCE =
       """
@@ -102,8 +102,8 @@ final class RepairWrites {
 
   /**
    * Any unfinished phase → delivered (with the manifest of the delivery the history holds, its
-   * artifacts found in the store), failed or abandoned (with the history's reason), as a run of
-   * the operation ended.
+   * artifacts found in the store), failed or abandoned (with the history's reason), as a run of the
+   * operation ended.
    */
   static final SqlStatement RECOVER_END =
       FencedWrite.named("recover_end")
@@ -162,8 +162,8 @@ final class RepairWrites {
   /**
    * A row the ledger lost (restored from a backup older than the operation), written again from
    * Temporal's history at the phase it shows: observing its job (on the poll schedule), ended, in
-   * review, or pending when nothing was sent. Idempotent: a row that exists is left as it is.
-   * Its history starts with {@code recreated}.
+   * review, or pending when nothing was sent. Idempotent: a row that exists is left as it is. Its
+   * history starts with {@code recreated}.
    */
   static final SqlStatement RECREATE =
       SqlStatement.of(

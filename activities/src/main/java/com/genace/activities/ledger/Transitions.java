@@ -90,8 +90,8 @@ final class Transitions {
       event("recovered").from(PENDING, SUBMITTING, IN_REVIEW).to(OBSERVING);
 
   /**
-   * The ledger is behind the other store: Temporal's history holds how the operation ended, and
-   * the row ends the same way.
+   * The ledger is behind the other store: Temporal's history holds how the operation ended, and the
+   * row ends the same way.
    */
   static final Event RECOVERED_END =
       event("recovered_end")

@@ -3,14 +3,14 @@ package com.genace.activities.lifecycle;
 import com.genace.activities.delivery.ArtifactStore;
 import com.genace.activities.ledger.OperationRow;
 import com.genace.activities.ledger.OperationsLedger;
+import com.genace.activities.ledger.SweepCursor;
+import com.genace.activities.ledger.SweepPosition;
 import com.genace.activities.recovery.HistoryEvidence;
 import com.genace.activities.recovery.HistoryRepair;
 import com.genace.activities.recovery.HistoryUnavailableException;
 import com.genace.activities.recovery.OperationHistory;
 import com.genace.activities.recovery.RunRestarts;
 import com.genace.activities.recovery.TemporalHistory;
-import com.genace.activities.ledger.SweepCursor;
-import com.genace.activities.ledger.SweepPosition;
 import com.genace.client.GenerationWorkflow;
 import com.genace.workflows.lifecycle.SweepActivities;
 import com.genace.workflows.lifecycle.SweepReport;
@@ -33,8 +33,8 @@ import org.slf4j.LoggerFactory;
  * every unfinished operation in {@code (phase, created_at)} order, in pages read by keyset from the
  * position stored in the ledger ({@code app_sweep_cursor}); one describe per operation. An orphan
  * (its workflow closed or lost) is decided on both stores: its row and every run Temporal's history
- * holds ({@link HistoryRepair}: ended as a run ended, observing a job a run or the row holds, or
- * in review when neither shows a job), with one fenced write and at most one workflow start.
+ * holds ({@link HistoryRepair}: ended as a run ended, observing a job a run or the row holds, or in
+ * review when neither shows a job), with one fenced write and at most one workflow start.
  *
  * <p>A pass is bounded: at most {@link Bounds#maxPages} pages of {@link Bounds#pageSize}
  * operations, and it stops at the first operation after {@link Bounds#maxPassTime}. After each page

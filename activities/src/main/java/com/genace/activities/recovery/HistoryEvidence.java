@@ -20,7 +20,9 @@ public record HistoryEvidence(String operationId, List<RunRecord> runs) {
   public HistoryEvidence {
     runs =
         runs.stream()
-            .sorted(Comparator.comparing(RunRecord::startedAt, Comparator.nullsFirst(Comparator.naturalOrder())))
+            .sorted(
+                Comparator.comparing(
+                    RunRecord::startedAt, Comparator.nullsFirst(Comparator.naturalOrder())))
             .toList();
   }
 
@@ -151,10 +153,15 @@ public record HistoryEvidence(String operationId, List<RunRecord> runs) {
               r ->
                   part.append(" (")
                       .append(r.phase().wire())
-                      .append(r.artifacts().isEmpty() ? "" : ", " + r.artifacts().size() + " artifact(s)")
+                      .append(
+                          r.artifacts().isEmpty()
+                              ? ""
+                              : ", " + r.artifacts().size() + " artifact(s)")
                       .append(')'));
       if (!run.jobs().isEmpty()) {
-        part.append(", job ").append(String.join(", ", run.jobs().stream().map(JobSighting::jobId).distinct().toList()));
+        part.append(", job ")
+            .append(
+                String.join(", ", run.jobs().stream().map(JobSighting::jobId).distinct().toList()));
       }
       if (run.dispatchesStarted() > 0) {
         part.append(", ").append(run.dispatchesStarted()).append(" dispatch attempt(s) started");
@@ -164,7 +171,12 @@ public record HistoryEvidence(String operationId, List<RunRecord> runs) {
       }
       parts.add(part.toString());
     }
-    return "Temporal holds " + runs.size() + " run(s) of " + workflowId() + ": " + String.join("; ", parts);
+    return "Temporal holds "
+        + runs.size()
+        + " run(s) of "
+        + workflowId()
+        + ": "
+        + String.join("; ", parts);
   }
 
   private String workflowId() {

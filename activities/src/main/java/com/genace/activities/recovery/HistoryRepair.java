@@ -19,8 +19,8 @@ import java.util.Optional;
  *
  * <ol>
  *   <li>a run completed with a result: the row ends as it did ({@code recovered_end}), delivered
- *       only when every artifact of its manifest is in the store at its deterministic key, with
- *       its size and SHA-256 (else the job is observed and delivered again);
+ *       only when every artifact of its manifest is in the store at its deterministic key, with its
+ *       size and SHA-256 (else the job is observed and delivered again);
  *   <li>a job the operation went on with (in a run's history, or the row's own): the row moves
  *       forward to observing it ({@code recovered}) if it is behind, and a new run observes and
  *       delivers it, as a continued run would: no POST;
@@ -112,7 +112,10 @@ public final class HistoryRepair {
     String job =
         result.remoteJobId() != null
             ? result.remoteJobId()
-            : history.latestAcceptedJob().map(JobSighting::jobId).orElse(row.remoteJobId().orElse(null));
+            : history
+                .latestAcceptedJob()
+                .map(JobSighting::jobId)
+                .orElse(row.remoteJobId().orElse(null));
     Long credits = creditsOf(history, row, job);
     ObjectNode evidence =
         evidence(row, history, closeStatus, "a run completed " + result.phase().wire());
@@ -135,7 +138,9 @@ public final class HistoryRepair {
         result.phase().wire()
             + " as its run ended"
             + (job == null ? "" : " (job " + job + ")")
-            + (manifest == null ? "" : ", " + result.artifacts().size() + " artifact(s) in the store"));
+            + (manifest == null
+                ? ""
+                : ", " + result.artifacts().size() + " artifact(s) in the store"));
   }
 
   private Repaired observe(
@@ -152,7 +157,9 @@ public final class HistoryRepair {
     OperationRow current = row;
     if (behind) {
       String why =
-          sighting.map(s -> "Temporal's history holds job " + s.describe()).orElse("the row holds job " + job);
+          sighting
+              .map(s -> "Temporal's history holds job " + s.describe())
+              .orElse("the row holds job " + job);
       ObjectNode evidence = evidence(row, history, closeStatus, why).put("remote_job_id", job);
       sighting.ifPresent(s -> evidence.put("run_id", s.runId()).put("source", s.source()));
       if (!ledger
@@ -234,6 +241,7 @@ public final class HistoryRepair {
 
   private static Repaired changed() {
     return new Repaired(
-        Outcome.CHANGED, "the row changed since it was read, or a worker holds it: left to the next look");
+        Outcome.CHANGED,
+        "the row changed since it was read, or a worker holds it: left to the next look");
   }
 }

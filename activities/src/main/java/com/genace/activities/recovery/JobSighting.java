@@ -32,8 +32,8 @@ public record JobSighting(String jobId, Long credits, String runId, String sourc
 
   /**
    * Whether the sighting shows the operation went on with the job (it was accepted and recorded,
-   * carried, shown or named in a result), not only that a review found it on Genace: a review
-   * may have found two, and which one is the operation's is an operator's to say.
+   * carried, shown or named in a result), not only that a review found it on Genace: a review may
+   * have found two, and which one is the operation's is an operator's to say.
    */
   public boolean accepted() {
     return !SEEN.equals(source);

@@ -69,7 +69,9 @@ final class RunEvents {
     switch (event.getEventType()) {
       case EVENT_TYPE_WORKFLOW_EXECUTION_STARTED -> {
         var started = event.getWorkflowExecutionStartedEventAttributes();
-        startedAt = Instant.ofEpochSecond(event.getEventTime().getSeconds(), event.getEventTime().getNanos());
+        startedAt =
+            Instant.ofEpochSecond(
+                event.getEventTime().getSeconds(), event.getEventTime().getNanos());
         previousRunId = blankToNull(started.getContinuedExecutionRunId());
         readInput(started.getInput(), "start input");
       }
@@ -219,7 +221,8 @@ final class RunEvents {
       if (carried != null) {
         if (carried.remoteJobId() != null) {
           jobs.add(
-              new JobSighting(carried.remoteJobId(), carried.credits(), runId, JobSighting.CARRIED));
+              new JobSighting(
+                  carried.remoteJobId(), carried.credits(), runId, JobSighting.CARRIED));
         }
         for (String seen : carried.jobIdsSeen()) {
           jobs.add(new JobSighting(seen, null, runId, JobSighting.SEEN));
@@ -243,7 +246,11 @@ final class RunEvents {
         jobs.add(new JobSighting(id, committed, runId, JobSighting.SEARCH_ATTRIBUTE));
       }
     } catch (RuntimeException e) {
-      unreadable.add("search attribute " + GenerationSearchAttributes.REMOTE_JOB_ID.getName() + ": " + e.getMessage());
+      unreadable.add(
+          "search attribute "
+              + GenerationSearchAttributes.REMOTE_JOB_ID.getName()
+              + ": "
+              + e.getMessage());
     }
   }
 

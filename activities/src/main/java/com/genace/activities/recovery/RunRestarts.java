@@ -19,8 +19,8 @@ import java.util.List;
  * it stands. Neither start can POST: one waits in the review the row holds (a dispatch is claimed
  * only from {@code pending}, which an in-review operation reaches only by an operator's {@code
  * not_submitted}); the other observes (or delivers) the job the row holds, as a run continued as
- * new would, without the registration and dispatch a client's start begins with. A run already
- * open (started meanwhile) is left as it is: it finds the same row.
+ * new would, without the registration and dispatch a client's start begins with. A run already open
+ * (started meanwhile) is left as it is: it finds the same row.
  */
 public final class RunRestarts {
 
@@ -43,7 +43,8 @@ public final class RunRestarts {
     String job =
         row.remoteJobId()
             .orElseThrow(() -> new IllegalArgumentException("observing needs the row's job id"));
-    Step step = row.phase() == com.genace.client.model.Phase.DELIVERING ? Step.DELIVER : Step.OBSERVE;
+    Step step =
+        row.phase() == com.genace.client.model.Phase.DELIVERING ? Step.DELIVER : Step.OBSERVE;
     CarriedState carried =
         new CarriedState(
             step,
@@ -60,7 +61,10 @@ public final class RunRestarts {
             0,
             0,
             row.credits().orElse(null));
-    start(row, (step == Step.DELIVER ? "delivering" : "observing") + " job " + job + ": " + why, carried);
+    start(
+        row,
+        (step == Step.DELIVER ? "delivering" : "observing") + " job " + job + ": " + why,
+        carried);
   }
 
   private void start(OperationRow row, String why, CarriedState carried) {
@@ -78,7 +82,8 @@ public final class RunRestarts {
                     "Genace generation `" + row.operationId() + "` (" + row.model() + "), " + why)
                 .build());
     GenerationRequest request =
-        new GenerationRequest(row.operationId(), row.model(), row.requestJson(), null, row.account());
+        new GenerationRequest(
+            row.operationId(), row.model(), row.requestJson(), null, row.account());
     try {
       if (carried == null) {
         // The request alone, as clients send it: the run registers (a no-op) and finds the review.

@@ -29,13 +29,13 @@ import java.util.Set;
  * {@link OperationHistory} on a Temporal service:
  *
  * <ol>
- *   <li>the runs of {@code generation/<operationId>} that visibility lists (a query by workflow
- *       id; on a server without list queries, such as the Java test server, its lists of open and
+ *   <li>the runs of {@code generation/<operationId>} that visibility lists (a query by workflow id;
+ *       on a server without list queries, such as the Java test server, its lists of open and
  *       closed executions filtered by workflow id), and the latest run as described, which
  *       visibility may not list yet;
- *   <li>each run's whole history, page by page, read by {@link RunEvents}; the runs a history
- *       names as continued from or continued as are read too, so that a chain of continue-as-new
- *       is whole however visibility lags;
+ *   <li>each run's whole history, page by page, read by {@link RunEvents}; the runs a history names
+ *       as continued from or continued as are read too, so that a chain of continue-as-new is whole
+ *       however visibility lags;
  *   <li>at most {@value #MAX_RUNS} runs: a longer record says so in its evidence.
  * </ol>
  */

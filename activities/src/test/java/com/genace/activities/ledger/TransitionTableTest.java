@@ -59,8 +59,8 @@ class TransitionTableTest {
 
   /**
    * What chooses among an event's moves: the arguments its statements bind ({@code a.status} for a
-   * snapshot, {@code a.decision} for a resolution, {@code a.ended} for a repair), every value they may take. An event without a
-   * condition is tried once.
+   * snapshot, {@code a.decision} for a resolution, {@code a.ended} for a repair), every value they
+   * may take. An event without a condition is tried once.
    */
   private static final List<Map<String, String>> ARGUMENTS =
       List.of(
@@ -171,8 +171,10 @@ class TransitionTableTest {
         .isEqualTo(changes(Transitions.REPAIRS));
   }
 
-  /** A write that keeps the phase (a snapshot still queued or running, a sweep of a row already
-   * in review) draws no edge. */
+  /**
+   * A write that keeps the phase (a snapshot still queued or running, a sweep of a row already in
+   * review) draws no edge.
+   */
   private static Set<String> changes(List<Event> events) {
     return Transitions.edges(events).stream()
         .filter(e -> e.from() != e.to())
@@ -188,13 +190,17 @@ class TransitionTableTest {
         .isInstanceOf(IllegalStateException.class);
   }
 
-  /** The {@code from --> to} pairs of the {@code index}-th mermaid state diagram, labels dropped. */
+  /**
+   * The {@code from --> to} pairs of the {@code index}-th mermaid state diagram, labels dropped.
+   */
   static Set<String> diagramEdges(String markdown, int index) {
     Matcher block =
         Pattern.compile("```mermaid\\s*\\nstateDiagram-v2\\n(.*?)```", Pattern.DOTALL)
             .matcher(markdown);
     for (int i = 0; i <= index; i++) {
-      assertThat(block.find()).as("mermaid stateDiagram-v2 number " + (i + 1) + " in " + ARCHITECTURE).isTrue();
+      assertThat(block.find())
+          .as("mermaid stateDiagram-v2 number " + (i + 1) + " in " + ARCHITECTURE)
+          .isTrue();
     }
     Pattern edge = Pattern.compile("^\\s*(\\S+)\\s*-->\\s*([^\\s:]+)\\s*(?::.*)?$");
     Set<String> edges = new LinkedHashSet<>();

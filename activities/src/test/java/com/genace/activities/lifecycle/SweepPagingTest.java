@@ -3,10 +3,10 @@ package com.genace.activities.lifecycle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.genace.activities.delivery.LocalDirectoryArtifactStore;
-import com.genace.activities.recovery.TemporalHistory;
 import com.genace.activities.ledger.OperationRow;
 import com.genace.activities.ledger.OperationsLedger;
 import com.genace.activities.ledger.SweepPosition;
+import com.genace.activities.recovery.TemporalHistory;
 import com.genace.activities.testing.LedgerFixtures;
 import com.genace.activities.testing.QueryPlans;
 import com.genace.client.GenerationWorkflow;

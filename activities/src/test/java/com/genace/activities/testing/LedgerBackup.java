@@ -33,7 +33,10 @@ public final class LedgerBackup {
         backup.saved.put(
             id,
             new String[] {
-              one(c, "SELECT row_to_json(o)::text FROM app_generation_operations o WHERE operation_id = ?", id),
+              one(
+                  c,
+                  "SELECT row_to_json(o)::text FROM app_generation_operations o WHERE operation_id = ?",
+                  id),
               one(
                   c,
                   "SELECT coalesce(json_agg(t ORDER BY t.id), '[]')::text"
