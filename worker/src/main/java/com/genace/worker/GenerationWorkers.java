@@ -22,6 +22,8 @@ import com.genace.activities.observation.PollLoop;
 import com.genace.activities.observation.PollingPolicy;
 import com.genace.activities.observation.StatusPoll;
 import com.genace.activities.observation.WaitingActivities;
+import com.genace.activities.recovery.OperationHistory;
+import com.genace.activities.recovery.TemporalHistory;
 import com.genace.activities.registration.RegistrationActivitiesImpl;
 import com.genace.activities.review.EvidenceActivitiesImpl;
 import com.genace.activities.review.ReviewActivitiesImpl;
@@ -227,7 +229,7 @@ public final class GenerationWorkers {
     Worker worker = factory.newWorker(TaskQueues.OPERATIONS, options);
     worker.registerWorkflowImplementationTypes(
         GenerationWorkflowImpl.class, SweepWorkflowImpl.class, RetentionWorkflowImpl.class);
-    registerOperationsActivities(worker, deps);
+    registerOperationsActivities(worker, deps, new TemporalHistory(factory.getWorkflowClient()));
     worker.registerActivitiesImplementations(
         new SweepActivitiesImpl(
             deps.ledger(), factory.getWorkflowClient(), deps.store(), deps.workerId(), orphans),
@@ -238,12 +240,14 @@ public final class GenerationWorkers {
 
   /**
    * The freely retried activities of {@code genace-operations} alone, for a worker that runs no
-   * workflow code: registration and review, evidence, cancellation and delivery.
+   * workflow code: registration and review, evidence, cancellation and delivery; {@code history}
+   * reads what Temporal holds for an operation before a review decision that would POST again.
    */
-  public static void registerOperationsActivities(Worker worker, Dependencies deps) {
+  public static void registerOperationsActivities(
+      Worker worker, Dependencies deps, OperationHistory history) {
     worker.registerActivitiesImplementations(
         new RegistrationActivitiesImpl(deps.ledger()),
-        new ReviewActivitiesImpl(deps.ledger(), deps.workerId(), deps.stats()),
+        new ReviewActivitiesImpl(deps.ledger(), history, deps.workerId(), deps.stats()),
         new CancelActivitiesImpl(deps.ledger(), deps.workerId()),
         new EvidenceActivitiesImpl(deps.ledger(), deps.genace(), deps.review(), deps.stats()),
         new DeliveryActivitiesImpl(

@@ -2,6 +2,7 @@ package com.genace.worker;
 
 import static com.genace.worker.support.GenerationHarness.request;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -13,13 +14,16 @@ import com.genace.activities.ledger.NewOperation;
 import com.genace.activities.ledger.OperationRow;
 import com.genace.activities.ledger.TransitionRow;
 import com.genace.activities.ledger.WriteResult;
+import com.genace.activities.recovery.RunRestarts;
 import com.genace.activities.testing.DatabaseExtension;
 import com.genace.activities.testing.LedgerBackup;
 import com.genace.activities.testing.TestDatabase;
 import com.genace.client.GenerationWorkflow;
 import com.genace.client.OperationResult;
+import com.genace.client.ResolutionRefusedException;
 import com.genace.client.TaskQueues;
 import com.genace.client.model.Phase;
+import com.genace.client.review.ReviewResolution;
 import com.genace.worker.support.GenerationHarness;
 import com.genace.workflows.lifecycle.SweepReport;
 import com.genace.workflows.lifecycle.SweepWorkflow;
@@ -166,6 +170,74 @@ class RestoreRecoveryTest {
     assertThat(harness.postsFor(id))
         .as("the job the row holds, observed: no second POST")
         .isEqualTo(1);
+  }
+
+  @Test
+  void not_submitted_is_refused_naming_the_job_temporal_s_history_holds() throws Exception {
+    // 0.1.0's sweeper, after the restore: the row swept to review, a run waiting there, while the
+    // completed run's history holds the POST's answer. Search is off: the review finds nothing.
+    harness.simulator.setFaults(harness.simulator.faults().withSearchEnabled(false));
+    harness.dispatchClosed.set("paused for the backup");
+    harness.client.start(request("op-refused"));
+    harness.awaitPhase("op-refused", Phase.PENDING);
+    LedgerBackup backup = LedgerBackup.take(TestDatabase.dataSource(), List.of("op-refused"));
+    harness.dispatchClosed.set(null);
+    harness.client.awaitResult("op-refused", Duration.ofMinutes(1));
+    String job = harness.row("op-refused").remoteJobId().orElseThrow();
+    backup.restore();
+    OperationRow restored = harness.row("op-refused");
+    assertThat(
+            harness.ledger.sweepToReview(
+                "op-refused",
+                restored.revision(),
+                "sweeper-0.1.0",
+                "{\"reason\":\"workflow_closed\"}"))
+        .isTrue();
+    new RunRestarts(harness.temporal.getWorkflowClient())
+        .inReview(harness.row("op-refused"), "its previous workflow was COMPLETED");
+    await().until(() -> harness.client.describe("op-refused").awaitsOperator());
+
+    assertThatThrownBy(
+            () ->
+                harness.client.resolve(
+                    "op-refused",
+                    new ReviewResolution("not_submitted", null, "nothing found", "mallory")))
+        .isInstanceOf(ResolutionRefusedException.class)
+        .hasMessageContaining(
+            "not_submitted refused: a POST of this operation may have been accepted")
+        .hasMessageContaining("Temporal's history holds job " + job + " (dispatch accepted in run")
+        .hasMessageContaining("closed COMPLETED");
+
+    assertThat(harness.row("op-refused").phase()).isEqualTo(Phase.IN_REVIEW);
+    harness.client.resolve(
+        "op-refused", new ReviewResolution("found_remote_job", job, "the history's job", "alice"));
+    awaitDelivered("op-refused");
+    assertThat(harness.postsFor("op-refused")).as("no second POST").isEqualTo(1);
+  }
+
+  @Test
+  void a_run_under_another_id_than_its_operation_s_fails_before_registering_or_posting() {
+    GenerationWorkflow forged =
+        harness
+            .temporal
+            .getWorkflowClient()
+            .newWorkflowStub(
+                GenerationWorkflow.class,
+                WorkflowOptions.newBuilder()
+                    .setWorkflowId("generation/op-someone-else")
+                    .setTaskQueue(TaskQueues.OPERATIONS)
+                    .build());
+
+    assertThatThrownBy(() -> forged.run(request("op-forged"), null))
+        .isInstanceOf(io.temporal.client.WorkflowFailedException.class)
+        .rootCause()
+        .hasMessageContaining(
+            "operation op-forged runs only as workflow generation/op-forged, not"
+                + " generation/op-someone-else");
+
+    assertThat(harness.ledger.find("op-forged")).isEmpty();
+    assertThat(harness.ledger.find("op-someone-else")).isEmpty();
+    assertThat(harness.postsFor("op-forged")).isZero();
   }
 
   private void awaitDelivered(String id) {

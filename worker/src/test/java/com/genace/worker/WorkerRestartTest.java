@@ -13,6 +13,7 @@ import com.genace.activities.genace.JobOutput;
 import com.genace.activities.genace.JobSnapshot;
 import com.genace.activities.genace.RemoteJob;
 import com.genace.activities.ledger.TransitionRow;
+import com.genace.activities.recovery.TemporalHistory;
 import com.genace.activities.testing.DatabaseExtension;
 import com.genace.client.OperationResult;
 import com.genace.client.TaskQueues;
@@ -195,7 +196,8 @@ class WorkerRestartTest {
         harness.workers(workerId, harness.genaceClient(GenerationHarness.API_KEY)).dependencies();
     Worker operations = factory.newWorker(TaskQueues.OPERATIONS);
     operations.registerWorkflowImplementationTypes(GenerationWorkflowImpl.class);
-    GenerationWorkers.registerOperationsActivities(operations, deps);
+    GenerationWorkers.registerOperationsActivities(
+        operations, deps, new TemporalHistory(harness.temporal.getWorkflowClient()));
     GenerationWorkers.dispatchWorker(factory, deps, WorkerOptions.getDefaultInstance());
     factory.start();
     return factory;

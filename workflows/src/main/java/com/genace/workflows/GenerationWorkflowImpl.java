@@ -12,6 +12,7 @@ import com.genace.client.Step;
 import com.genace.client.review.ReviewResolution;
 import com.genace.workflows.model.FailureTypes;
 import io.temporal.failure.ApplicationFailure;
+import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowInit;
 
 /**
@@ -74,6 +75,7 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   @Override
   public OperationResult run(GenerationRequest request, CarriedState carried) {
     requireValid(request);
+    requireOwnId(request);
     VersionMarkers.askAll();
     operation.begin(request.operationId());
     chain.begin(request, carried);
@@ -138,6 +140,28 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
     } catch (IllegalArgumentException e) {
       throw ApplicationFailure.newNonRetryableFailure(
           "invalid start input: " + e.getMessage(), FailureTypes.INVALID_REQUEST);
+    }
+  }
+
+  /**
+   * A run under any id but {@code generation/<operationId>} would be a second owner of the
+   * operation's row beside its own workflow (Temporal keeps one open run per id, not per
+   * operation), and the sweeper and {@code ops recover} would never find it: it fails before
+   * anything is registered or dispatched. On the right id it issues no command, so a replay of any
+   * earlier history decides it as the first run did.
+   */
+  private static void requireOwnId(GenerationRequest request) {
+    String expected = GenerationWorkflow.workflowId(request.operationId());
+    String actual = Workflow.getInfo().getWorkflowId();
+    if (!expected.equals(actual)) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "invalid start: operation "
+              + request.operationId()
+              + " runs only as workflow "
+              + expected
+              + ", not "
+              + actual,
+          FailureTypes.INVALID_REQUEST);
     }
   }
 

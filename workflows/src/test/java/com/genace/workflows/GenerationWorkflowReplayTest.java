@@ -3,7 +3,6 @@ package com.genace.workflows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.genace.workflows.support.SavedHistories;
-import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.testing.WorkflowReplayer;
 import io.temporal.worker.Worker;
@@ -57,8 +56,7 @@ class GenerationWorkflowReplayTest {
   @ParameterizedTest
   @MethodSource("histories")
   void saved_history_replays_against_the_current_workflow_code(Path history) throws Exception {
-    WorkflowReplayer.replayWorkflowExecution(
-        WorkflowExecutionHistory.fromJson(SavedHistories.read(history)), worker);
+    WorkflowReplayer.replayWorkflowExecution(SavedHistories.parse(history), worker);
   }
 
   @Test

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.genace.workflows.lifecycle.RetentionWorkflowImpl;
 import com.genace.workflows.lifecycle.SweepWorkflowImpl;
 import com.genace.workflows.support.SavedHistories;
-import io.temporal.common.WorkflowExecutionHistory;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.testing.WorkflowReplayer;
 import io.temporal.worker.Worker;
@@ -157,8 +156,7 @@ class ReleasedHistoriesTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("historiesToReplay")
   void a_released_history_replays_on_the_current_code(ReleasedHistory history) throws Exception {
-    WorkflowReplayer.replayWorkflowExecution(
-        WorkflowExecutionHistory.fromJson(SavedHistories.read(history.file())), worker);
+    WorkflowReplayer.replayWorkflowExecution(SavedHistories.parse(history.file()), worker);
   }
 
   /** {@code sha256sum}'s format: the digest, two spaces, the path under the release. */

@@ -1,9 +1,17 @@
 package com.genace.activities.lifecycle;
 
+import com.genace.client.GenerationWorkflow;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
+import io.temporal.client.WorkflowClient;
 import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The orphan sweeper's rule, in one place: which status of an operation's workflow (as a describe
@@ -22,7 +30,7 @@ import java.util.Set;
  *       server's): not proof of an end. The sweeper logs it as a warning.
  * </ul>
  */
-final class OrphanStatus {
+public final class OrphanStatus {
 
   /** A run that ended and has no successor: its operation is an orphan. */
   static final Set<WorkflowExecutionStatus> CLOSED =
@@ -40,7 +48,45 @@ final class OrphanStatus {
           WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_PAUSED,
           WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW);
 
+  private static final Logger log = LoggerFactory.getLogger(OrphanStatus.class);
+
   private OrphanStatus() {}
+
+  /**
+   * The workflow's close status ({@link OrphanStatus}), {@code MISSING} if there is none, empty
+   * while something may still finish the operation (running, paused, continued as new, unknown).
+   */
+  public static Optional<String> describe(WorkflowClient client, String operationId) {
+    DescribeWorkflowExecutionRequest request =
+        DescribeWorkflowExecutionRequest.newBuilder()
+            .setNamespace(client.getOptions().getNamespace())
+            .setExecution(
+                WorkflowExecution.newBuilder()
+                    .setWorkflowId(GenerationWorkflow.workflowId(operationId)))
+            .build();
+    try {
+      WorkflowExecutionStatus status =
+          client
+              .getWorkflowServiceStubs()
+              .blockingStub()
+              .describeWorkflowExecution(request)
+              .getWorkflowExecutionInfo()
+              .getStatus();
+      if (OrphanStatus.unknown(status)) {
+        log.warn(
+            "operation {}: its workflow's status is {}, which this worker does not know as closed;"
+                + " left alone (not an orphan)",
+            operationId,
+            OrphanStatus.name(status));
+      }
+      return OrphanStatus.closed(status);
+    } catch (StatusRuntimeException e) {
+      if (e.getStatus().getCode() == Status.Code.NOT_FOUND) {
+        return Optional.of("MISSING");
+      }
+      throw e;
+    }
+  }
 
   /**
    * The close status recorded with the orphan ({@code TERMINATED}, ...), or empty when the

@@ -11,15 +11,9 @@ import com.genace.activities.recovery.HistoryUnavailableException;
 import com.genace.activities.recovery.OperationHistory;
 import com.genace.activities.recovery.RunRestarts;
 import com.genace.activities.recovery.TemporalHistory;
-import com.genace.client.GenerationWorkflow;
 import com.genace.workflows.lifecycle.SweepActivities;
 import com.genace.workflows.lifecycle.SweepReport;
-import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
 import io.temporal.activity.Activity;
-import io.temporal.api.common.v1.WorkflowExecution;
-import io.temporal.api.enums.v1.WorkflowExecutionStatus;
-import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import io.temporal.client.WorkflowClient;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -169,7 +163,7 @@ public final class SweepActivitiesImpl implements SweepActivities {
 
   private void check(OperationsLedger.Unfinished operation, List<String> orphans) {
     heartbeat(operation.operationId());
-    Optional<String> closed = closeStatus(operation.operationId());
+    Optional<String> closed = OrphanStatus.describe(client, operation.operationId());
     if (closed.isEmpty()) {
       return;
     }
@@ -206,42 +200,6 @@ public final class SweepActivitiesImpl implements SweepActivities {
         repaired.detail());
     orphans.add(operation.operationId());
     listener.orphanFound(operation.operationId(), closed.get());
-  }
-
-  /**
-   * The workflow's close status ({@link OrphanStatus}), {@code MISSING} if there is none, empty
-   * while something may still finish the operation (running, paused, continued as new, unknown).
-   */
-  private Optional<String> closeStatus(String operationId) {
-    DescribeWorkflowExecutionRequest request =
-        DescribeWorkflowExecutionRequest.newBuilder()
-            .setNamespace(client.getOptions().getNamespace())
-            .setExecution(
-                WorkflowExecution.newBuilder()
-                    .setWorkflowId(GenerationWorkflow.workflowId(operationId)))
-            .build();
-    try {
-      WorkflowExecutionStatus status =
-          client
-              .getWorkflowServiceStubs()
-              .blockingStub()
-              .describeWorkflowExecution(request)
-              .getWorkflowExecutionInfo()
-              .getStatus();
-      if (OrphanStatus.unknown(status)) {
-        log.warn(
-            "operation {}: its workflow's status is {}, which this worker does not know as closed;"
-                + " left alone (not an orphan)",
-            operationId,
-            OrphanStatus.name(status));
-      }
-      return OrphanStatus.closed(status);
-    } catch (StatusRuntimeException e) {
-      if (e.getStatus().getCode() == Status.Code.NOT_FOUND) {
-        return Optional.of("MISSING");
-      }
-      throw e;
-    }
   }
 
   private static void heartbeat(String operationId) {

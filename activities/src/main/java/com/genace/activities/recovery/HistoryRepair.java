@@ -57,13 +57,28 @@ public final class HistoryRepair {
   private final ArtifactStore store;
   private final RunRestarts restarts;
   private final String owner;
+  private final boolean apply;
 
   public HistoryRepair(
       OperationsLedger ledger, ArtifactStore store, RunRestarts restarts, String owner) {
+    this(ledger, store, restarts, owner, true);
+  }
+
+  /**
+   * @param apply false for a dry run: the same decisions, each reported as what it would do, and
+   *     nothing written or started
+   */
+  public HistoryRepair(
+      OperationsLedger ledger,
+      ArtifactStore store,
+      RunRestarts restarts,
+      String owner,
+      boolean apply) {
     this.ledger = ledger;
     this.store = store;
     this.restarts = restarts;
     this.owner = owner;
+    this.apply = apply;
   }
 
   /**
@@ -92,6 +107,9 @@ public final class HistoryRepair {
     ObjectNode evidence =
         evidence(row, history, closeStatus, "no job in either store")
             .put("reason", ReviewReason.WORKFLOW_CLOSED.wire());
+    if (!apply) {
+      return planned(Outcome.SWEPT_TO_REVIEW, "to review (workflow_closed): " + history.summary());
+    }
     if (!ledger.sweepToReview(row.operationId(), row.revision(), owner, evidence.toString())) {
       return changed();
     }
@@ -119,6 +137,9 @@ public final class HistoryRepair {
     Long credits = creditsOf(history, row, job);
     ObjectNode evidence =
         evidence(row, history, closeStatus, "a run completed " + result.phase().wire());
+    if (!apply) {
+      return planned(Outcome.ENDED, result.phase().wire() + " as its run ended (job " + job + ")");
+    }
     if (!ledger
         .recovery()
         .recoverEnd(
@@ -154,6 +175,14 @@ public final class HistoryRepair {
         row.phase() == Phase.PENDING
             || row.phase() == Phase.SUBMITTING
             || (row.phase() == Phase.IN_REVIEW && !row.remoteJobId().equals(Optional.of(job)));
+    if (!apply) {
+      boolean observes =
+          behind || row.phase() == Phase.OBSERVING || row.phase() == Phase.DELIVERING;
+      return observes
+          ? planned(
+              Outcome.OBSERVING, (behind ? "recover to observing job " : "observe job ") + job)
+          : planned(Outcome.REVIEW_KEPT, "keep the review of job " + job);
+    }
     OperationRow current = row;
     if (behind) {
       String why =
@@ -237,6 +266,10 @@ public final class HistoryRepair {
         .reduce((first, second) -> second)
         .ifPresent(run -> evidence.put("run_id", run.runId()));
     return evidence;
+  }
+
+  private static Repaired planned(Outcome outcome, String detail) {
+    return new Repaired(outcome, "would " + detail);
   }
 
   private static Repaired changed() {

@@ -24,6 +24,7 @@ import java.util.Deque;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@link OperationHistory} on a Temporal service:
@@ -173,8 +174,9 @@ public final class TemporalHistory implements OperationHistory {
     return events;
   }
 
+  /** Each call bounded: a Temporal that does not answer is unavailable, not waited on forever. */
   private WorkflowServiceBlockingStub stub() {
-    return client.getWorkflowServiceStubs().blockingStub();
+    return client.getWorkflowServiceStubs().blockingStub().withDeadlineAfter(30, TimeUnit.SECONDS);
   }
 
   private String namespace() {

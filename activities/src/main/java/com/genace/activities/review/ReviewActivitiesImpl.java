@@ -5,6 +5,7 @@ import com.genace.activities.ledger.Lease;
 import com.genace.activities.ledger.OperationRow;
 import com.genace.activities.ledger.OperationsLedger;
 import com.genace.activities.ledger.WriteResult;
+import com.genace.activities.recovery.OperationHistory;
 import com.genace.activities.stats.ActivityStats;
 import com.genace.activities.stats.ActivityStats.Resolver;
 import com.genace.client.GenerationWorkflow;
@@ -31,11 +32,18 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
   private final OperationsLedger ledger;
   private final String owner;
   private final ActivityStats stats;
+  private final NotSubmittedGuard notSubmitted;
 
-  public ReviewActivitiesImpl(OperationsLedger ledger, String owner, ActivityStats stats) {
+  /**
+   * @param history what Temporal holds for an operation: a {@code not_submitted} is refused when it
+   *     (or the ledger) shows that a POST may have been accepted ({@link NotSubmittedGuard})
+   */
+  public ReviewActivitiesImpl(
+      OperationsLedger ledger, OperationHistory history, String owner, ActivityStats stats) {
     this.ledger = ledger;
     this.owner = owner;
     this.stats = stats;
+    this.notSubmitted = new NotSubmittedGuard(ledger, history);
   }
 
   @Override
@@ -110,6 +118,13 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
                 () ->
                     ApplicationFailure.newNonRetryableFailure(
                         resolution.problem().orElse("invalid resolution"), INVALID_RESOLUTION));
+    if (decision == ReviewDecision.NOT_SUBMITTED) {
+      Optional<String> refused = notSubmitted.refusal(operationId);
+      if (refused.isPresent()) {
+        // Both stores read before the claim: a refusal leaves the review as it was.
+        throw ApplicationFailure.newNonRetryableFailure(refused.get(), INVALID_RESOLUTION);
+      }
+    }
     ClaimResult claim = ledger.claim(operationId, owner, NextAction.RECONCILE);
     if (claim instanceof ClaimResult.Acquired acquired) {
       // A found job commits credits unless the operation's were committed already (a review

@@ -8,6 +8,7 @@ import com.genace.activities.genace.HttpGenaceClient;
 import com.genace.activities.ledger.NewOperation;
 import com.genace.activities.ledger.OperationsLedger;
 import com.genace.activities.ledger.ReviewEvidenceRow;
+import com.genace.activities.recovery.HistoryEvidence;
 import com.genace.activities.stats.ActivityStats;
 import com.genace.activities.testing.LedgerFixtures;
 import com.genace.client.model.ReviewReason;
@@ -46,7 +47,8 @@ class EvidenceGatheredAgainTest {
     // Without the search: the only sources are the ids seen, and the ledger.
     simulator = GenaceSimulator.builder().faults(Faults.DEFAULT.withSearchEnabled(false)).start();
     GenaceClient genace = new HttpGenaceClient(GenaceClientConfig.of(simulator.baseUrl(), "key"));
-    reviews = new ReviewActivitiesImpl(ledger, "worker-a", ActivityStats.NONE);
+    reviews =
+        new ReviewActivitiesImpl(ledger, HistoryEvidence::none, "worker-a", ActivityStats.NONE);
     evidence =
         new EvidenceActivitiesImpl(
             ledger,

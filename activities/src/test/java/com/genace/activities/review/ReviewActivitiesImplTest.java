@@ -9,6 +9,7 @@ import com.genace.activities.ledger.NewOperation;
 import com.genace.activities.ledger.OperationRow;
 import com.genace.activities.ledger.OperationsLedger;
 import com.genace.activities.ledger.WriteResult;
+import com.genace.activities.recovery.HistoryEvidence;
 import com.genace.activities.stats.ActivityStats;
 import com.genace.activities.testing.LedgerFixtures;
 import com.genace.client.model.NextAction;
@@ -37,7 +38,8 @@ class ReviewActivitiesImplTest {
 
   @BeforeEach
   void a_pending_operation() {
-    reviews = new ReviewActivitiesImpl(ledger, "worker-a", ActivityStats.NONE);
+    reviews =
+        new ReviewActivitiesImpl(ledger, HistoryEvidence::none, "worker-a", ActivityStats.NONE);
     ledger.create(new NewOperation(OP, "image-v1", "{\"prompt\":\"x\"}", "acct"));
   }
 

@@ -70,7 +70,8 @@ public final class TestDatabase {
           "TRUNCATE app_dispatch_reservations, app_generation_transitions, app_generation_operations,"
               + " app_worker_controls, app_fleet_configuration, app_allowance_counters,"
               + " app_allowance_slices,"
-              + " app_fleet_statistics, app_review_evidence, app_sweep_cursor");
+              + " app_fleet_statistics, app_review_evidence, app_review_evidence_history,"
+              + " app_sweep_cursor");
     } catch (SQLException e) {
       throw new IllegalStateException("could not clear the test database", e);
     }

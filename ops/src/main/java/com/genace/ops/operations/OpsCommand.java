@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     description =
         "Inspect operations, resolve reviews, cancel operations, pause and resume dispatch, set the fleet's"
-            + " configuration version, report what was spent.",
+            + " configuration version, report what was spent, recover after a restore.",
     subcommands = {
       ListCommand.class,
       ShowCommand.class,
@@ -18,7 +18,8 @@ import picocli.CommandLine.Command;
       DispatchPauseCommands.Pause.class,
       DispatchPauseCommands.Resume.class,
       ConfigVersionCommand.class,
-      SpendCommand.class
+      SpendCommand.class,
+      RecoverCommand.class
     })
 public final class OpsCommand implements Runnable {
 
