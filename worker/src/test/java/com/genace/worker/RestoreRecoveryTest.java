@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.genace.activities.delivery.LocalDirectoryArtifactStore;
 import com.genace.activities.genace.CreateOutcome;
 import com.genace.activities.genace.CreateRequest;
 import com.genace.activities.ledger.ClaimResult;
@@ -14,7 +15,9 @@ import com.genace.activities.ledger.NewOperation;
 import com.genace.activities.ledger.OperationRow;
 import com.genace.activities.ledger.TransitionRow;
 import com.genace.activities.ledger.WriteResult;
+import com.genace.activities.lifecycle.RestoreRecovery;
 import com.genace.activities.recovery.RunRestarts;
+import com.genace.activities.recovery.TemporalHistory;
 import com.genace.activities.testing.DatabaseExtension;
 import com.genace.activities.testing.LedgerBackup;
 import com.genace.activities.testing.TestDatabase;
@@ -31,6 +34,7 @@ import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowOptions;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -213,6 +217,64 @@ class RestoreRecoveryTest {
         "op-refused", new ReviewResolution("found_remote_job", job, "the history's job", "alice"));
     awaitDelivered("op-refused");
     assertThat(harness.postsFor("op-refused")).as("no second POST").isEqualTo(1);
+  }
+
+  @Test
+  void ops_recover_re_creates_rows_the_ledger_lost_from_a_dry_run_on_and_is_idempotent()
+      throws Exception {
+    Instant backupTakenAt = Instant.now().minusSeconds(1);
+    // The backup holds neither operation: both were created after it.
+    LedgerBackup backup =
+        LedgerBackup.take(TestDatabase.dataSource(), List.of("op-lost-done", "op-lost-running"));
+    harness.client.start(request("op-lost-done"));
+    harness.client.awaitResult("op-lost-done", Duration.ofMinutes(1));
+    OperationRow done = harness.row("op-lost-done");
+    harness.simulator.setFaults(harness.simulator.faults().withJobDurationMs(6000));
+    harness.client.start(request("op-lost-running"));
+    String job = harness.awaitPhase("op-lost-running", Phase.OBSERVING).remoteJobId().orElseThrow();
+    backup.restore();
+    assertThat(harness.ledger.find("op-lost-done")).isEmpty();
+
+    RestoreRecovery.Report dryRun = recover(backupTakenAt, false);
+
+    assertThat(dryRun.steps())
+        .extracting(RestoreRecovery.Step::operationId, RestoreRecovery.Step::detail)
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple(
+                "op-lost-done",
+                "would re-created delivered (job " + done.remoteJobId().orElseThrow() + ")"),
+            org.assertj.core.groups.Tuple.tuple(
+                "op-lost-running", "would re-created observing (job " + job + ")"));
+    assertThat(harness.ledger.find("op-lost-done")).as("a dry run writes nothing").isEmpty();
+
+    RestoreRecovery.Report applied = recover(backupTakenAt, true);
+
+    assertThat(applied.steps()).extracting(RestoreRecovery.Step::action).containsOnly("recreated");
+    OperationRow recreated = harness.row("op-lost-done");
+    assertThat(recreated.phase()).isEqualTo(Phase.DELIVERED);
+    assertThat(recreated.remoteJobId()).isEqualTo(done.remoteJobId());
+    assertThat(recreated.credits()).isEqualTo(done.credits());
+    assertThat(JSON.readTree(recreated.deliveryManifestJson().orElseThrow()))
+        .isEqualTo(JSON.readTree(done.deliveryManifestJson().orElseThrow()));
+    assertThat(harness.ledger.history("op-lost-done"))
+        .singleElement()
+        .satisfies(t -> assertThat(t.event()).isEqualTo("recreated"));
+    awaitDelivered("op-lost-running");
+    assertThat(harness.row("op-lost-running").remoteJobId()).contains(job);
+    assertThat(recover(backupTakenAt, true).steps()).as("run again: nothing left").isEmpty();
+    assertThat(harness.postsFor("op-lost-done")).isEqualTo(1);
+    assertThat(harness.postsFor("op-lost-running")).isEqualTo(1);
+  }
+
+  private RestoreRecovery.Report recover(Instant since, boolean apply) {
+    return new RestoreRecovery(
+            harness.ledger,
+            harness.temporal.getWorkflowClient(),
+            new TemporalHistory(harness.temporal.getWorkflowClient()),
+            new LocalDirectoryArtifactStore(artifacts),
+            "ops-recover",
+            apply)
+        .run(since, line -> {});
   }
 
   @Test
