@@ -50,7 +50,10 @@ final class DispatchWrites {
    * submitting → observing: Genace accepted the POST as {@code remote_job_id}. The operation goes
    * on the poll schedule at once ({@link PollSchedule#UNCLAIMED_FIRST_POLL}), so that it is
    * observed whether or not Temporal starts the activity that waits for it soon. The render's
-   * estimated credits are committed with it ({@link CreditEstimate}, V18).
+   * estimated credits are committed with it ({@link CreditEstimate}, V18). A second acceptance (a
+   * dispatch again after an operator's {@code not_submitted} on a row that held a job) adds its
+   * credits to the first one's: both renders were paid, and {@code ops spend} counts both; the
+   * first job id stays in its own {@code accepted} transition.
    */
   static final SqlStatement RECORD_ACCEPTED =
       FencedWrite.named("record_accepted")
@@ -65,7 +68,10 @@ final class DispatchWrites {
           .set(
               """
               remote_job_id = a.remote_job_id,
-              credits = %s, credits_committed_at = clock_timestamp(),
+              credits = CASE WHEN o.credits_committed_at IS NOT NULL
+                                  AND o.remote_job_id IS DISTINCT FROM a.remote_job_id
+                             THEN o.credits + %1$s ELSE %1$s END,
+              credits_committed_at = clock_timestamp(),
               dispatch_outcome = 'accepted', dispatch_detail = NULL,
               lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp(),
               poll_due_at = clock_timestamp() + a.first_poll_in, poll_count = 0,

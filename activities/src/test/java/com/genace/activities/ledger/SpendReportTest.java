@@ -69,6 +69,30 @@ class SpendReportTest {
   }
 
   @Test
+  void a_second_acceptance_adds_its_credits_and_keeps_the_first_job_in_the_history() {
+    // img-1's job vanished on Genace; an operator said not_submitted; the dispatch again is
+    // accepted as another job. Both renders were paid.
+    Lease observing = fixtures.claim("img-1", LedgerFixtures.WORKER, NextAction.OBSERVE);
+    assertThat(ledger.openReview(observing, "remote_job_not_found", "404"))
+        .isEqualTo(WriteResult.APPLIED);
+    Lease review = fixtures.claim("img-1", LedgerFixtures.WORKER, NextAction.RECONCILE);
+    assertThat(
+            ledger.resolveReview(
+                review, ReviewDecision.NOT_SUBMITTED, Optional.empty(), "bob", "gone on Genace"))
+        .isEqualTo(WriteResult.APPLIED);
+    Lease again = fixtures.claim("img-1", LedgerFixtures.WORKER, NextAction.DISPATCH);
+    assertThat(ledger.markSubmitting(again)).isEqualTo(WriteResult.APPLIED);
+    assertThat(ledger.recordAccepted(again, "gen_img-1-again")).isEqualTo(WriteResult.APPLIED);
+
+    assertThat(ledger.get("img-1").remoteJobId()).contains("gen_img-1-again");
+    assertThat(ledger.get("img-1").credits()).as("both renders' estimates").contains(4L);
+    assertThat(ledger.recovery().knownJobIds("img-1"))
+        .containsExactlyInAnyOrder("gen_img-1", "gen_img-1-again");
+    assertThat(ledger.spend().committed(Duration.ofHours(24), Grouping.ACCOUNT))
+        .contains(new Line("shop", 6, 2));
+  }
+
+  @Test
   void committed_credits_are_grouped_by_account_model_or_day() {
     SpendReport spend = ledger.spend();
     assertThat(spend.committed(Duration.ofHours(24), Grouping.ACCOUNT))
