@@ -64,16 +64,7 @@ class OrphanSweepTest {
   }
 
   private SweepReport sweep() {
-    return harness
-        .temporal
-        .getWorkflowClient()
-        .newWorkflowStub(
-            SweepWorkflow.class,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(SweepWorkflow.WORKFLOW_ID + "-" + sweeps.incrementAndGet())
-                .setTaskQueue(TaskQueues.OPERATIONS)
-                .build())
-        .sweep();
+    return harness.sweep(sweeps.incrementAndGet());
   }
 
   /** Sweeps until the operation is found: a status poll may still hold the closed run's lease. */

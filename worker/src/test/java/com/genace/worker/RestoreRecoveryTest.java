@@ -29,7 +29,6 @@ import com.genace.client.model.Phase;
 import com.genace.client.review.ReviewResolution;
 import com.genace.worker.support.GenerationHarness;
 import com.genace.workflows.lifecycle.SweepReport;
-import com.genace.workflows.lifecycle.SweepWorkflow;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowOptions;
 import java.nio.file.Path;
@@ -71,16 +70,7 @@ class RestoreRecoveryTest {
   }
 
   private SweepReport sweep() {
-    return harness
-        .temporal
-        .getWorkflowClient()
-        .newWorkflowStub(
-            SweepWorkflow.class,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(SweepWorkflow.WORKFLOW_ID + "-" + sweeps.incrementAndGet())
-                .setTaskQueue(TaskQueues.OPERATIONS)
-                .build())
-        .sweep();
+    return harness.sweep(sweeps.incrementAndGet());
   }
 
   @Test

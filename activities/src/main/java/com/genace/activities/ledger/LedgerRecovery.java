@@ -1,11 +1,9 @@
 package com.genace.activities.ledger;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.genace.activities.db.Sql;
 import com.genace.activities.db.SqlStatement;
 import com.genace.client.model.Phase;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -15,8 +13,6 @@ import java.util.Set;
  * whether a POST may have been accepted.
  */
 public final class LedgerRecovery {
-
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Sql sql;
   private final OperationRecords records;
@@ -59,7 +55,7 @@ public final class LedgerRecovery {
             operationId,
             revision,
             owner,
-            jsonObject(evidence),
+            OperationsLedger.requireJsonObject(evidence),
             remoteJobId,
             credits,
             "recovered from Temporal's history: job " + remoteJobId,
@@ -96,11 +92,11 @@ public final class LedgerRecovery {
             operationId,
             revision,
             owner,
-            jsonObject(evidence),
+            OperationsLedger.requireJsonObject(evidence),
             ended.wire(),
             remoteJobId,
             credits,
-            manifestJson == null ? null : jsonObject(manifestJson),
+            manifestJson == null ? null : OperationsLedger.requireJsonObject(manifestJson),
             note,
             this.credits);
     return applied("recovered_end", operationId, outcome);
@@ -145,11 +141,11 @@ public final class LedgerRecovery {
                 phase.wire(),
                 remoteJobId,
                 credits,
-                manifestJson == null ? null : jsonObject(manifestJson),
+                manifestJson == null ? null : OperationsLedger.requireJsonObject(manifestJson),
                 note,
                 reviewReason),
             owner,
-            jsonObject(evidence));
+            OperationsLedger.requireJsonObject(evidence));
     if (created) {
       stats.transition("recreated");
     }
@@ -208,22 +204,5 @@ public final class LedgerRecovery {
     if (ended == Phase.DELIVERED && manifestJson == null) {
       throw new IllegalArgumentException("a delivered operation needs its manifest");
     }
-  }
-
-  private static String jsonObject(String json) {
-    try {
-      var node = JSON.readTree(json);
-      if (node == null || !node.isObject()) {
-        throw new IllegalArgumentException("expected a JSON object");
-      }
-      return node.toString();
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalArgumentException("malformed JSON: " + e.getOriginalMessage(), e);
-    }
-  }
-
-  /** For tests: the statements, to check against the transition table. */
-  static List<SqlStatement> statements() {
-    return List.of(RepairWrites.RECOVER_OBSERVING, RepairWrites.RECOVER_END, RepairWrites.RECREATE);
   }
 }

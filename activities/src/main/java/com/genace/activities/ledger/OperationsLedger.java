@@ -709,7 +709,8 @@ public final class OperationsLedger {
     }
   }
 
-  private static String requireJsonObject(String json) {
+  /** {@code json} as one JSON object, normalised; anything else is refused. */
+  static String requireJsonObject(String json) {
     try {
       var node = JSON.readTree(json);
       if (node == null || !node.isObject()) {

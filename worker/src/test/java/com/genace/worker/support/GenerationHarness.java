@@ -456,6 +456,22 @@ public final class GenerationHarness implements AutoCloseable {
                     .orElse(false));
   }
 
+  /**
+   * One pass of the orphan sweeper's workflow, under its own id (the test server has no schedules).
+   */
+  public com.genace.workflows.lifecycle.SweepReport sweep(int pass) {
+    return temporal
+        .getWorkflowClient()
+        .newWorkflowStub(
+            com.genace.workflows.lifecycle.SweepWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(
+                    com.genace.workflows.lifecycle.SweepWorkflow.WORKFLOW_ID + "-" + pass)
+                .setTaskQueue(TaskQueues.OPERATIONS)
+                .build())
+        .sweep();
+  }
+
   public OperationRow row(String operationId) {
     return ledger.get(operationId);
   }
