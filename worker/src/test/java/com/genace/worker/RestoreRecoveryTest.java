@@ -256,6 +256,34 @@ class RestoreRecoveryTest {
     assertThat(harness.postsFor("op-lost-running")).isEqualTo(1);
   }
 
+  @Test
+  void a_row_restored_behind_its_running_run_is_caught_up_by_ops_recover_and_the_run_delivers()
+      throws Exception {
+    harness.dispatchClosed.set("paused for the backup");
+    harness.client.start(request("op-behind"));
+    harness.awaitPhase("op-behind", Phase.PENDING);
+    Instant backupTakenAt = Instant.now();
+    LedgerBackup backup = LedgerBackup.take(TestDatabase.dataSource(), List.of("op-behind"));
+    harness.simulator.setFaults(harness.simulator.faults().withJobDurationMs(5000));
+    harness.dispatchClosed.set(null);
+    String job = harness.awaitPhase("op-behind", Phase.OBSERVING).remoteJobId().orElseThrow();
+    backup.restore();
+
+    RestoreRecovery.Report report = recover(backupTakenAt, true);
+
+    assertThat(report.steps())
+        .singleElement()
+        .satisfies(
+            step -> {
+              assertThat(step.operationId()).isEqualTo("op-behind");
+              assertThat(step.action()).isEqualTo("observing");
+              assertThat(step.detail()).contains(job, "its run goes on");
+            });
+    awaitDelivered("op-behind");
+    assertThat(harness.row("op-behind").remoteJobId()).contains(job);
+    assertThat(harness.postsFor("op-behind")).as("never dispatched again").isEqualTo(1);
+  }
+
   private RestoreRecovery.Report recover(Instant since, boolean apply) {
     return new RestoreRecovery(
             harness.ledger,
