@@ -284,6 +284,56 @@ class RestoreRecoveryTest {
     assertThat(harness.postsFor("op-behind")).as("never dispatched again").isEqualTo(1);
   }
 
+  @Test
+  void the_sweeper_catches_up_a_row_restored_behind_its_running_run_which_never_posts_again()
+      throws Exception {
+    harness.dispatchClosed.set("paused for the backup");
+    harness.client.start(request("op-behind-swept"));
+    harness.awaitPhase("op-behind-swept", Phase.PENDING);
+    LedgerBackup backup = LedgerBackup.take(TestDatabase.dataSource(), List.of("op-behind-swept"));
+    harness.simulator.setFaults(harness.simulator.faults().withJobDurationMs(5000));
+    harness.dispatchClosed.set(null);
+    String job = harness.awaitPhase("op-behind-swept", Phase.OBSERVING).remoteJobId().orElseThrow();
+    backup.restore();
+    assertThat(harness.row("op-behind-swept").phase()).isEqualTo(Phase.PENDING);
+
+    SweepReport report = sweep();
+
+    assertThat(report.behindRunning()).containsExactly("op-behind-swept");
+    assertThat(report.orphans()).isEmpty();
+    TransitionRow repair = last("op-behind-swept");
+    assertThat(repair.event()).isEqualTo("recovered");
+    assertThat(repair.detailsJson()).contains(job, "the running run holds job", "RUNNING");
+    awaitDelivered("op-behind-swept");
+    assertThat(harness.row("op-behind-swept").remoteJobId()).contains(job);
+    assertThat(harness.postsFor("op-behind-swept")).as("never dispatched again").isEqualTo(1);
+    assertThat(sweep().behindRunning()).as("a second pass finds nothing").isEmpty();
+  }
+
+  @Test
+  void the_sweeper_writes_back_the_row_of_a_running_run_the_ledger_lost() throws Exception {
+    // The backup is older than the operation: the restored ledger holds no row of it.
+    LedgerBackup backup =
+        LedgerBackup.take(TestDatabase.dataSource(), List.of("op-lost-observing"));
+    harness.simulator.setFaults(harness.simulator.faults().withJobDurationMs(6000));
+    harness.client.start(request("op-lost-observing"));
+    String job =
+        harness.awaitPhase("op-lost-observing", Phase.OBSERVING).remoteJobId().orElseThrow();
+    backup.restore();
+    assertThat(harness.ledger.find("op-lost-observing")).isEmpty();
+
+    SweepReport report = sweep();
+
+    assertThat(report.behindRunning()).containsExactly("op-lost-observing");
+    assertThat(harness.ledger.history("op-lost-observing"))
+        .first()
+        .satisfies(t -> assertThat(t.event()).isEqualTo("recreated"));
+    awaitDelivered("op-lost-observing");
+    assertThat(harness.row("op-lost-observing").remoteJobId()).contains(job);
+    assertThat(harness.postsFor("op-lost-observing")).as("never dispatched again").isEqualTo(1);
+    assertThat(sweep().behindRunning()).as("a second pass finds nothing").isEmpty();
+  }
+
   private RestoreRecovery.Report recover(Instant since, boolean apply) {
     return new RestoreRecovery(
             harness.ledger,

@@ -1,7 +1,6 @@
 package com.genace.activities.delivery;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.genace.activities.genace.GenaceClient;
 import com.genace.activities.genace.JobOutput;
 import com.genace.activities.genace.JobSnapshot;
@@ -23,7 +22,6 @@ import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.failure.ApplicationFailure;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -199,7 +197,7 @@ public final class DeliveryActivitiesImpl implements DeliveryActivities {
               key, store.locate(key), output.bytes(), output.sha256(), output.contentType()));
       keeper.alive();
     }
-    WriteResult written = ledger.recordDelivered(keeper.lease(), manifest(artifacts));
+    WriteResult written = ledger.recordDelivered(keeper.lease(), DeliveryManifest.json(artifacts));
     if (written != WriteResult.UNCHANGED) {
       held.ended(); // applied: the delivered transition released it; denied: no longer ours
     }
@@ -369,12 +367,6 @@ public final class DeliveryActivitiesImpl implements DeliveryActivities {
     }
   }
 
-  private static String manifest(List<DeliveredArtifact> artifacts) {
-    ObjectNode manifest = JSON.createObjectNode();
-    manifest.set("artifacts", JSON.valueToTree(artifacts));
-    return manifest.toString();
-  }
-
   private static JobSnapshot readSnapshot(String operationId, String snapshotJson) {
     try {
       return JSON.readValue(snapshotJson, JobSnapshot.class);
@@ -386,22 +378,8 @@ public final class DeliveryActivitiesImpl implements DeliveryActivities {
 
   private static DeliveryResult fromCurrentState(String operationId, OperationRow row) {
     if (row.phase() == Phase.DELIVERED) {
-      try {
-        var node = JSON.readTree(row.deliveryManifestJson().orElse("{\"artifacts\":[]}"));
-        List<DeliveredArtifact> artifacts = new ArrayList<>();
-        for (var item : node.path("artifacts")) {
-          artifacts.add(
-              new DeliveredArtifact(
-                  item.path("key").asText(),
-                  item.path("uri").asText(),
-                  item.path("bytes").asLong(),
-                  item.path("sha256").asText(),
-                  item.path("contentType").asText()));
-        }
-        return new DeliveryResult(artifacts, 0);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      return new DeliveryResult(
+          DeliveryManifest.parse(row.deliveryManifestJson().orElse("{\"artifacts\":[]}")), 0);
     }
     throw ApplicationFailure.newFailure(
         "operation "

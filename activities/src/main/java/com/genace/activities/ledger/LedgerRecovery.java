@@ -4,6 +4,7 @@ import com.genace.activities.db.Sql;
 import com.genace.activities.db.SqlStatement;
 import com.genace.client.model.Phase;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -179,6 +180,28 @@ public final class LedgerRecovery {
             rs -> rs.getString("remote_job_id")));
     ids.addAll(evidence.jobsEverFound(operationId));
     return ids;
+  }
+
+  static final SqlStatement MISSING_OPERATIONS =
+      SqlStatement.of(
+          "missing_operations",
+          """
+          SELECT id.operation_id FROM unnest(?::text[]) AS id(operation_id)
+          WHERE NOT EXISTS (
+            SELECT 1 FROM app_generation_operations o WHERE o.operation_id = id.operation_id
+          )
+          """);
+
+  /** The operations of {@code operationIds} the ledger holds no row of, in one statement. */
+  public List<String> missing(List<String> operationIds) {
+    if (operationIds.isEmpty()) {
+      return List.of();
+    }
+    operationIds.forEach(Identifiers::requireOperationId);
+    return sql.query(
+        MISSING_OPERATIONS,
+        p -> p.texts(operationIds), // operation_id
+        rs -> rs.getString("operation_id"));
   }
 
   private boolean applied(String event, String operationId, FenceOutcome outcome) {

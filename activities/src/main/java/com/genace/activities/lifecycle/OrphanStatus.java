@@ -1,15 +1,19 @@
 package com.genace.activities.lifecycle;
 
+import com.genace.activities.recovery.ActivityTypes;
 import com.genace.client.GenerationWorkflow;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionResponse;
 import io.temporal.client.WorkflowClient;
 import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,10 +57,35 @@ public final class OrphanStatus {
   private OrphanStatus() {}
 
   /**
+   * An operation's workflow as a describe shows it: its close status ({@code MISSING} if there is
+   * none), empty while something may still finish the operation; and the types of its pending
+   * activities.
+   */
+  public record Described(Optional<String> closed, Set<String> pendingActivities) {
+
+    static final Described MISSING = new Described(Optional.of("MISSING"), Set.of());
+
+    /** Whether the run went on past its dispatch (it observes or delivers a job). */
+    public boolean pastDispatch() {
+      return pendingActivities.stream().anyMatch(ActivityTypes.PAST_DISPATCH::contains);
+    }
+
+    /** Whether a dispatch attempt is pending: its POST may be in flight. */
+    public boolean dispatching() {
+      return pendingActivities.stream().anyMatch(ActivityTypes.DISPATCH::contains);
+    }
+  }
+
+  /**
    * The workflow's close status ({@link OrphanStatus}), {@code MISSING} if there is none, empty
    * while something may still finish the operation (running, paused, continued as new, unknown).
    */
   public static Optional<String> describe(WorkflowClient client, String operationId) {
+    return describeRun(client, operationId).closed();
+  }
+
+  /** The workflow's close status, as {@link #describe}, and its pending activities. */
+  public static Described describeRun(WorkflowClient client, String operationId) {
     DescribeWorkflowExecutionRequest request =
         DescribeWorkflowExecutionRequest.newBuilder()
             .setNamespace(client.getOptions().getNamespace())
@@ -65,13 +94,13 @@ public final class OrphanStatus {
                     .setWorkflowId(GenerationWorkflow.workflowId(operationId)))
             .build();
     try {
-      WorkflowExecutionStatus status =
+      DescribeWorkflowExecutionResponse described =
           client
               .getWorkflowServiceStubs()
               .blockingStub()
-              .describeWorkflowExecution(request)
-              .getWorkflowExecutionInfo()
-              .getStatus();
+              .withDeadlineAfter(30, TimeUnit.SECONDS)
+              .describeWorkflowExecution(request);
+      WorkflowExecutionStatus status = described.getWorkflowExecutionInfo().getStatus();
       if (OrphanStatus.unknown(status)) {
         log.warn(
             "operation {}: its workflow's status is {}, which this worker does not know as closed;"
@@ -79,10 +108,14 @@ public final class OrphanStatus {
             operationId,
             OrphanStatus.name(status));
       }
-      return OrphanStatus.closed(status);
+      Set<String> pending =
+          described.getPendingActivitiesList().stream()
+              .map(activity -> activity.getActivityType().getName())
+              .collect(Collectors.toUnmodifiableSet());
+      return new Described(OrphanStatus.closed(status), pending);
     } catch (StatusRuntimeException e) {
       if (e.getStatus().getCode() == Status.Code.NOT_FOUND) {
-        return Optional.of("MISSING");
+        return Described.MISSING;
       }
       throw e;
     }

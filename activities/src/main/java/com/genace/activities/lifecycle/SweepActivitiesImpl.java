@@ -5,20 +5,25 @@ import com.genace.activities.ledger.OperationRow;
 import com.genace.activities.ledger.OperationsLedger;
 import com.genace.activities.ledger.SweepCursor;
 import com.genace.activities.ledger.SweepPosition;
+import com.genace.activities.recovery.GenerationRuns;
 import com.genace.activities.recovery.HistoryEvidence;
 import com.genace.activities.recovery.HistoryRepair;
 import com.genace.activities.recovery.HistoryUnavailableException;
 import com.genace.activities.recovery.OperationHistory;
+import com.genace.activities.recovery.RowRecreation;
 import com.genace.activities.recovery.RunRestarts;
 import com.genace.activities.recovery.TemporalHistory;
+import com.genace.client.model.Phase;
 import com.genace.workflows.lifecycle.SweepActivities;
 import com.genace.workflows.lifecycle.SweepReport;
 import io.temporal.activity.Activity;
 import io.temporal.client.WorkflowClient;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,10 +73,16 @@ public final class SweepActivitiesImpl implements SweepActivities {
 
   private static final Logger log = LoggerFactory.getLogger(SweepActivitiesImpl.class);
 
+  /** The phases a restore may leave a row in while its run observes or delivers a job. */
+  private static final Set<Phase> MAY_BE_BEHIND =
+      EnumSet.of(Phase.PENDING, Phase.SUBMITTING, Phase.IN_REVIEW);
+
   private final OperationsLedger ledger;
   private final WorkflowClient client;
   private final OperationHistory history;
   private final HistoryRepair repair;
+  private final RowRecreation recreation;
+  private final GenerationRuns runs;
   private final String owner;
   private final OrphanListener listener;
   private final Bounds bounds;
@@ -100,7 +111,10 @@ public final class SweepActivitiesImpl implements SweepActivities {
     this.ledger = ledger;
     this.client = client;
     this.history = history;
-    this.repair = new HistoryRepair(ledger, store, new RunRestarts(client), owner);
+    RunRestarts restarts = new RunRestarts(client);
+    this.repair = new HistoryRepair(ledger, store, restarts, owner);
+    this.recreation = new RowRecreation(ledger, store, restarts, owner, true);
+    this.runs = new GenerationRuns(client);
     this.owner = owner;
     this.listener = listener;
     this.bounds = bounds;
@@ -114,6 +128,7 @@ public final class SweepActivitiesImpl implements SweepActivities {
     long generation = cursor.generation();
     SweepPosition position = cursor.position();
     List<String> orphans = new ArrayList<>();
+    List<String> behindRunning = new ArrayList<>();
     int checked = 0;
     int pages = 0;
     boolean walkCompleted = false;
@@ -131,7 +146,7 @@ public final class SweepActivitiesImpl implements SweepActivities {
           outOfTime = true;
           break;
         }
-        check(operation, orphans);
+        check(operation, orphans, behindRunning);
         checked++;
         reached = operation.position();
       }
@@ -148,23 +163,32 @@ public final class SweepActivitiesImpl implements SweepActivities {
         break;
       }
     }
+    recreateLostRows(behindRunning);
     long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
-    SweepReport report = new SweepReport(checked, orphans, pages, elapsedMillis, walkCompleted);
+    SweepReport report =
+        new SweepReport(checked, orphans, pages, elapsedMillis, walkCompleted, behindRunning);
     log.info(
-        "sweep pass: checked {} unfinished operation(s) in {} page(s) and {} ms, {} orphan(s); {}",
+        "sweep pass: checked {} unfinished operation(s) in {} page(s) and {} ms, {} orphan(s), {}"
+            + " written back beside a running run; {}",
         checked,
         pages,
         elapsedMillis,
         orphans.size(),
+        behindRunning.size(),
         walkCompleted ? "walk complete" : "the next pass resumes after " + position);
     listener.passEnded(report);
     return report;
   }
 
-  private void check(OperationsLedger.Unfinished operation, List<String> orphans) {
+  private void check(
+      OperationsLedger.Unfinished operation, List<String> orphans, List<String> behindRunning) {
     heartbeat(operation.operationId());
-    Optional<String> closed = OrphanStatus.describe(client, operation.operationId());
+    OrphanStatus.Described described = OrphanStatus.describeRun(client, operation.operationId());
+    Optional<String> closed = described.closed();
     if (closed.isEmpty()) {
+      if (described.pastDispatch() && MAY_BE_BEHIND.contains(operation.phase())) {
+        catchUp(operation, behindRunning);
+      }
       return;
     }
     Optional<OperationRow> row = ledger.find(operation.operationId());
@@ -200,6 +224,84 @@ public final class SweepActivitiesImpl implements SweepActivities {
         repaired.detail());
     orphans.add(operation.operationId());
     listener.orphanFound(operation.operationId(), closed.get());
+  }
+
+  /**
+   * A row short of the job its running run observes or delivers (a restore took it back to before
+   * the POST's response): moved forward to that job, on the poll schedule, whose poll loop then
+   * completes the run's waiting observation. The run never dispatches again.
+   */
+  private void catchUp(OperationsLedger.Unfinished operation, List<String> behindRunning) {
+    String operationId = operation.operationId();
+    Optional<OperationRow> row = ledger.find(operationId);
+    if (row.isEmpty() || row.get().revision() != operation.revision()) {
+      return; // it moved since the page was read: something alive moved it
+    }
+    Optional<HistoryRepair.Repaired> repaired;
+    try {
+      repaired = repair.behindRunning(row.get(), history.read(operationId));
+    } catch (HistoryUnavailableException e) {
+      log.warn("operation {}: {}; left to the next walk", operationId, e.getMessage());
+      return;
+    }
+    repaired
+        .filter(r -> r.outcome() == HistoryRepair.Outcome.OBSERVING)
+        .ifPresent(
+            r -> {
+              log.warn(
+                  "operation {} was {} behind its running workflow: {}",
+                  operationId,
+                  operation.phase().wire(),
+                  r.detail());
+              behindRunning.add(operationId);
+            });
+  }
+
+  /**
+   * Rows the ledger lost while their runs go on (a restore older than the operation), found by
+   * listing up to a pass's bound of running generation workflows, newest first where the server
+   * orders them, against the ledger in pages: each missing one whose history shows it was
+   * registered is written again at the phase that history shows ({@link RowRecreation}). One whose
+   * dispatch is pending is left to the next pass: its POST may be in flight.
+   */
+  private void recreateLostRows(List<String> behindRunning) {
+    List<String> running;
+    try {
+      running = runs.running(bounds.pageSize() * bounds.maxPages());
+    } catch (RuntimeException e) {
+      log.warn("sweep pass could not list the running workflows: {}", e.toString());
+      return;
+    }
+    for (int from = 0; from < running.size(); from += bounds.pageSize()) {
+      List<String> page = running.subList(from, Math.min(running.size(), from + bounds.pageSize()));
+      for (String operationId : ledger.recovery().missing(page)) {
+        heartbeat(operationId);
+        recreate(operationId).ifPresent(behindRunning::add);
+      }
+    }
+  }
+
+  private Optional<String> recreate(String operationId) {
+    OrphanStatus.Described described = OrphanStatus.describeRun(client, operationId);
+    if (described.closed().isPresent() || described.dispatching()) {
+      return Optional.empty(); // closed since it was listed, or its POST may be in flight
+    }
+    HistoryEvidence held;
+    try {
+      held = history.read(operationId);
+    } catch (HistoryUnavailableException e) {
+      log.warn("operation {}: {}; left to the next pass", operationId, e.getMessage());
+      return Optional.empty();
+    }
+    if (!held.registered()) {
+      return Optional.empty(); // not registered yet: its first dispatch does it
+    }
+    RowRecreation.Recreated recreated = recreation.recreate(held);
+    log.warn(
+        "operation {}: its workflow runs but the ledger held no row: {}",
+        operationId,
+        recreated.detail());
+    return recreated.action().equals("recreated") ? Optional.of(operationId) : Optional.empty();
   }
 
   private static void heartbeat(String operationId) {

@@ -1,6 +1,7 @@
 package com.genace.activities.observation;
 
 import com.genace.activities.ledger.ObservationWaiter;
+import com.genace.activities.recovery.ActivityTypes;
 import com.genace.client.GenerationWorkflow;
 import com.genace.workflows.observation.ObservationResult;
 import io.grpc.Status;
@@ -34,7 +35,7 @@ public final class WaitingActivities {
   private static final Logger log = LoggerFactory.getLogger(WaitingActivities.class);
 
   /** The waiting activity's type, as Temporal names it. */
-  static final String AWAIT_TYPE = "AwaitRemoteJob";
+  static final String AWAIT_TYPE = ActivityTypes.AWAIT_REMOTE_JOB;
 
   private final WorkflowClient client;
   private final ActivityCompletionClient completions;

@@ -40,6 +40,14 @@ public record HistoryEvidence(String operationId, List<RunRecord> runs) {
     return runs.stream().filter(RunRecord::running).reduce((first, second) -> second);
   }
 
+  /**
+   * Whether a run shows the operation was in the ledger once ({@link RunRecord#registered}), or was
+   * continued (which only a registered operation is): a row missing now was lost, not yet to come.
+   */
+  public boolean registered() {
+    return runs.size() > 1 || runs.stream().anyMatch(RunRecord::registered);
+  }
+
   /** The request the operation was started with, as the earliest readable run holds it. */
   public Optional<GenerationRequest> request() {
     return runs.stream().map(RunRecord::request).filter(r -> r != null).findFirst();
@@ -54,6 +62,14 @@ public record HistoryEvidence(String operationId, List<RunRecord> runs) {
       }
     }
     return List.copyOf(byId.values());
+  }
+
+  /** The credits a run's history recorded for {@code jobId}, if any did. */
+  public Optional<Long> creditsOf(String jobId) {
+    return jobs().stream()
+        .filter(job -> job.jobId().equals(jobId) && job.credits() != null)
+        .map(JobSighting::credits)
+        .findFirst();
   }
 
   /**

@@ -3,14 +3,13 @@ package com.genace.activities.recovery;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.genace.activities.delivery.ArtifactStore;
+import com.genace.activities.delivery.DeliveryManifest;
 import com.genace.activities.ledger.OperationRow;
 import com.genace.activities.ledger.OperationsLedger;
-import com.genace.client.DeliveredArtifact;
 import com.genace.client.GenerationWorkflow;
 import com.genace.client.OperationResult;
 import com.genace.client.model.Phase;
 import com.genace.client.model.ReviewReason;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -93,9 +92,9 @@ public final class HistoryRepair {
       if (result.phase() != Phase.DELIVERED) {
         return end(row, history, closeStatus, result, null);
       }
-      undelivered = missingArtifact(result.artifacts());
+      undelivered = DeliveryManifest.firstMissing(store, result.artifacts()).orElse(null);
       if (undelivered == null) {
-        return end(row, history, closeStatus, result, manifest(result.artifacts()));
+        return end(row, history, closeStatus, result, DeliveryManifest.json(result.artifacts()));
       }
     }
     Optional<JobSighting> sighting = history.latestAcceptedJob();
@@ -119,6 +118,47 @@ public final class HistoryRepair {
         (row.phase() == Phase.IN_REVIEW ? "review kept" : "to review (workflow_closed)")
             + ": "
             + history.summary());
+  }
+
+  /**
+   * Repairs {@code row} (as read) behind a run that still runs: when the run went on with a job and
+   * the row has not (it was restored to before the POST's response), the row moves forward to
+   * observing that job ({@code recovered}), on the poll schedule at once, and the run's waiting
+   * observation is completed by the poll loop as any other: the run never dispatches again. Empty
+   * when the row is not behind.
+   */
+  public Optional<Repaired> behindRunning(OperationRow row, HistoryEvidence history) {
+    Optional<JobSighting> job = history.latestAcceptedJob();
+    if (job.isEmpty() || !behind(row, job.get().jobId())) {
+      return Optional.empty();
+    }
+    String detail = "recovered to observing job " + job.get().describe() + " (its run goes on)";
+    if (!apply) {
+      return Optional.of(planned(Outcome.OBSERVING, detail));
+    }
+    ObjectNode evidence =
+        evidence(row, history, "RUNNING", "the running run holds job " + job.get().describe())
+            .put("remote_job_id", job.get().jobId())
+            .put("run_id", job.get().runId())
+            .put("source", job.get().source());
+    boolean moved =
+        ledger
+            .recovery()
+            .recoverObserving(
+                row.operationId(),
+                row.revision(),
+                owner,
+                job.get().jobId(),
+                creditsOf(history, row, job.get().jobId()),
+                evidence.toString());
+    return Optional.of(moved ? new Repaired(Outcome.OBSERVING, detail) : changed());
+  }
+
+  /** Whether the row is short of going on with {@code job}: restored to before it was accepted. */
+  private static boolean behind(OperationRow row, String job) {
+    return row.phase() == Phase.PENDING
+        || row.phase() == Phase.SUBMITTING
+        || (row.phase() == Phase.IN_REVIEW && !row.remoteJobId().equals(Optional.of(job)));
   }
 
   private Repaired end(
@@ -171,10 +211,7 @@ public final class HistoryRepair {
       String job,
       Optional<JobSighting> sighting,
       String undelivered) {
-    boolean behind =
-        row.phase() == Phase.PENDING
-            || row.phase() == Phase.SUBMITTING
-            || (row.phase() == Phase.IN_REVIEW && !row.remoteJobId().equals(Optional.of(job)));
+    boolean behind = behind(row, job);
     if (!apply) {
       boolean observes =
           behind || row.phase() == Phase.OBSERVING || row.phase() == Phase.DELIVERING;
@@ -217,39 +254,16 @@ public final class HistoryRepair {
             + (undelivered == null ? "" : " (" + undelivered + ")"));
   }
 
-  /** The first artifact of a manifest the store does not hold as recorded, described; or null. */
-  private String missingArtifact(List<DeliveredArtifact> artifacts) {
-    if (artifacts.isEmpty()) {
-      return "the delivery recorded no artifact";
-    }
-    for (DeliveredArtifact artifact : artifacts) {
-      if (!store.holds(artifact.key(), artifact.bytes(), artifact.sha256())) {
-        return "artifact " + artifact.key() + " is not in the store as the delivery recorded it";
-      }
-    }
-    return null;
-  }
-
   /** The credits the history knew for {@code job}, else the row's when it is the row's job. */
   private static Long creditsOf(HistoryEvidence history, OperationRow row, String job) {
     if (job == null) {
       return null;
     }
-    Optional<Long> known =
-        history.jobs().stream()
-            .filter(s -> s.jobId().equals(job) && s.credits() != null)
-            .map(JobSighting::credits)
-            .findFirst();
+    Optional<Long> known = history.creditsOf(job);
     if (known.isPresent()) {
       return known.get();
     }
     return row.remoteJobId().equals(Optional.of(job)) ? row.credits().orElse(null) : null;
-  }
-
-  private static String manifest(List<DeliveredArtifact> artifacts) {
-    ObjectNode manifest = JSON.createObjectNode();
-    manifest.set("artifacts", JSON.valueToTree(artifacts));
-    return manifest.toString();
   }
 
   private static ObjectNode evidence(

@@ -32,9 +32,6 @@ import java.util.Set;
  */
 final class RunEvents {
 
-  private static final Set<String> DISPATCH_TYPES = Set.of("Dispatch", "RegisterAndDispatch");
-  private static final String DELIVER_TYPE = "Deliver";
-
   /** Failure types of a dispatch that prove nothing left (DispatchActivities' contract). */
   private static final Set<String> NOTHING_SENT =
       Set.of(DispatchActivities.NOTHING_SENT, DispatchActivities.NOT_REGISTERED);
@@ -54,6 +51,7 @@ final class RunEvents {
   private String status = RunRecord.RUNNING;
   private Instant startedAt;
   private int dispatchesStarted;
+  private boolean registered;
 
   /** The run this one continued from, and the one it continued as, when the history says. */
   private String previousRunId;
@@ -75,10 +73,11 @@ final class RunEvents {
         previousRunId = blankToNull(started.getContinuedExecutionRunId());
         readInput(started.getInput(), "start input");
       }
-      case EVENT_TYPE_ACTIVITY_TASK_SCHEDULED ->
-          scheduledTypes.put(
-              event.getEventId(),
-              event.getActivityTaskScheduledEventAttributes().getActivityType().getName());
+      case EVENT_TYPE_ACTIVITY_TASK_SCHEDULED -> {
+        String type = event.getActivityTaskScheduledEventAttributes().getActivityType().getName();
+        scheduledTypes.put(event.getEventId(), type);
+        registered |= ActivityTypes.PAST_DISPATCH.contains(type);
+      }
       case EVENT_TYPE_ACTIVITY_TASK_STARTED -> {
         long scheduled = event.getActivityTaskStartedEventAttributes().getScheduledEventId();
         started.add(scheduled);
@@ -164,7 +163,8 @@ final class RunEvents {
         dispatchesStarted,
         delivered,
         Optional.ofNullable(result),
-        unreadable);
+        unreadable,
+        registered);
   }
 
   String previousRunId() {
@@ -180,7 +180,8 @@ final class RunEvents {
     if (type == null) {
       return;
     }
-    if (DISPATCH_TYPES.contains(type)) {
+    registered |= ActivityTypes.REGISTERING.contains(type);
+    if (ActivityTypes.DISPATCH.contains(type)) {
       DispatchResult dispatched = decode(result, 0, DispatchResult.class, attempt(scheduled));
       if (dispatched == null) {
         unanswered.add(attempt(scheduled) + " answered, but its result could not be read");
@@ -202,7 +203,7 @@ final class RunEvents {
           unanswered.add(attempt(scheduled) + " reported an unknown outcome");
         }
       }
-    } else if (DELIVER_TYPE.equals(type)) {
+    } else if (ActivityTypes.DELIVER.equals(type)) {
       DeliveryResult delivery = decode(result, 0, DeliveryResult.class, "delivery result");
       if (delivery != null) {
         delivered.clear();
@@ -267,7 +268,7 @@ final class RunEvents {
   }
 
   private boolean isDispatch(long scheduled) {
-    return DISPATCH_TYPES.contains(scheduledTypes.get(scheduled));
+    return ActivityTypes.DISPATCH.contains(scheduledTypes.get(scheduled));
   }
 
   private static boolean provesNothingSent(Failure failure) {

@@ -22,6 +22,8 @@ import java.util.Optional;
  * @param delivered what a completed delivery activity copied (empty if none completed)
  * @param result the run's result, when it completed with one
  * @param unreadable payloads that could not be decoded (a codec key missing here), described
+ * @param registered whether the run shows that the operation was in the ledger: a registration
+ *     completed (alone or with the first dispatch), or an observation or a delivery was scheduled
  */
 public record RunRecord(
     String runId,
@@ -33,7 +35,8 @@ public record RunRecord(
     int dispatchesStarted,
     List<DeliveredArtifact> delivered,
     Optional<OperationResult> result,
-    List<String> unreadable) {
+    List<String> unreadable,
+    boolean registered) {
 
   public static final String RUNNING = "RUNNING";
   public static final String COMPLETED = "COMPLETED";

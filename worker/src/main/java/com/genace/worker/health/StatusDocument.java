@@ -99,6 +99,7 @@ public final class StatusDocument {
                     .put("pages", pass.report().pages())
                     .put("seconds", pass.report().elapsedMillis() / 1000.0)
                     .put("orphans", pass.report().orphans().size())
+                    .put("behind_running", pass.report().behindRunning().size())
                     .put("walk_completed", pass.report().walkCompleted()),
             () -> sweeper.putNull("last_pass"));
     ObjectNode retention =

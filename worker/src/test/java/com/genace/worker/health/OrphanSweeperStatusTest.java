@@ -60,7 +60,7 @@ class OrphanSweeperStatusTest {
       assertThat(before.isNull()).as("no pass run here yet").isTrue();
       assertThat(metrics.scrape()).contains("genace_sweep_rows_seen NaN");
 
-      state.passEnded(new SweepReport(2_000, List.of("op-9"), 4, 1_500, false));
+      state.passEnded(new SweepReport(2_000, List.of("op-9"), 4, 1_500, false, List.of("op-7")));
 
       JsonNode pass =
           StatusDocument.of(config, state, metrics).path("orphan_sweeper").path("last_pass");
@@ -68,6 +68,7 @@ class OrphanSweeperStatusTest {
       assertThat(pass.path("pages").asInt()).isEqualTo(4);
       assertThat(pass.path("seconds").asDouble()).isEqualTo(1.5);
       assertThat(pass.path("orphans").asInt()).isEqualTo(1);
+      assertThat(pass.path("behind_running").asInt()).isEqualTo(1);
       assertThat(pass.path("walk_completed").asBoolean()).isFalse();
       assertThat(pass.path("ended_at").asText()).isNotBlank();
       assertThat(metrics.scrape())
