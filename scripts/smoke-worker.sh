@@ -71,8 +71,9 @@ grep -q '"accepting_dispatch":true' <<<"$STATUS" && pass "/status with the token
 ! grep -q "$GENACE_API_KEY" <<<"$STATUS" && pass "/status shows no API key" || fail "API key in status"
 # Read the whole scrape first: grep -q quits at the first match, and under pipefail curl's broken
 # pipe on a large scrape would fail the check.
-metrics="$(curl -s "$S/metrics")"
-grep -q '^genace_accepting_dispatch' <<<"$metrics" && pass "/metrics" || fail "/metrics"
+[[ "$(http_code "$S/metrics")" == 401 ]] && pass "/metrics without the token is 401" || fail "/metrics token"
+metrics="$(curl -s -H "Authorization: Bearer $TOKEN" "$S/metrics")"
+grep -q '^genace_accepting_dispatch' <<<"$metrics" && pass "/metrics with the token" || fail "/metrics"
 
 ./genace submit --model image-v1 --input '{"prompt":"a red fox"}' --operation-id smoke-fox >/dev/null
 wait_for 60 has_phase smoke-fox delivered && pass "an operation is delivered" || fail "smoke-fox not delivered"

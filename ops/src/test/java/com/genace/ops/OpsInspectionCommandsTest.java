@@ -257,6 +257,40 @@ class OpsInspectionCommandsTest {
   }
 
   @Test
+  void show_never_prints_the_query_of_a_presigned_output_url_in_text_or_json() throws Exception {
+    pending("op-presigned");
+    Lease dispatch = claim(ledger, "op-presigned", "worker-a");
+    assertThat(ledger.markSubmitting(dispatch)).isEqualTo(WriteResult.APPLIED);
+    assertThat(ledger.recordAccepted(dispatch, "gen_1")).isEqualTo(WriteResult.APPLIED);
+    Lease observe = claim(ledger, "op-presigned", "worker-a", NextAction.OBSERVE);
+    String url =
+        "https://cdn.genace.example/out/gen_1.png?X-Amz-Signature=s3cr3t&X-Amz-Credential=AKIA";
+    assertThat(
+            ledger.recordSnapshot(
+                observe,
+                RemoteStatus.SUCCEEDED,
+                "{\"id\":\"gen_1\",\"status\":\"succeeded\",\"outputs\":[{\"url\":\""
+                    + url
+                    + "\",\"content_type\":\"image/png\",\"bytes\":3}]}",
+                null))
+        .isEqualTo(WriteResult.APPLIED);
+    assertThat(ledger.get("op-presigned").remoteSnapshotJson().orElseThrow())
+        .as("the ledger keeps the whole URL: delivery downloads with it")
+        .contains("s3cr3t");
+
+    CliRunner.Result text = CliRunner.run(env, "ops", "show", "op-presigned");
+    CliRunner.Result json = CliRunner.run(env, "ops", "show", "op-presigned", "--json");
+
+    assertThat(text.exitCode()).as(text.err()).isZero();
+    assertThat(text.out())
+        .contains("https://cdn.genace.example/out/gen_1.png?<query redacted>")
+        .doesNotContain("s3cr3t", "AKIA");
+    assertThat(json.out()).doesNotContain("s3cr3t", "AKIA");
+    assertThat(JSON.readTree(json.out()).at("/remote/snapshot/outputs/0/url").asText())
+        .isEqualTo("https://cdn.genace.example/out/gen_1.png?<query redacted>");
+  }
+
+  @Test
   void show_of_an_unknown_operation_exits_1() {
     CliRunner.Result result = CliRunner.run(env, "ops", "show", "nope");
 

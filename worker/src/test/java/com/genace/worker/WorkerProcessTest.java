@@ -136,7 +136,7 @@ class WorkerProcessTest {
         .atMost(Duration.ofSeconds(30))
         .untilAsserted(
             () ->
-                assertThat(get("/metrics", null).body())
+                assertThat(get("/metrics", TOKEN).body())
                     .containsPattern(
                         "(?m)^temporal_workflow_task_execution_failed_total\\{.*workflow_type=\"GenerationWorkflow\".*\\} [1-9]"));
     assertThat(
@@ -163,6 +163,10 @@ class WorkerProcessTest {
     assertThat(get("/readyz", null).statusCode()).isEqualTo(200);
     assertThat(get("/status", null).statusCode()).isEqualTo(401);
     assertThat(get("/status", "wrong").statusCode()).isEqualTo(401);
+    assertThat(get("/metrics", null).statusCode())
+        .as("the scrape names accounts, models and spend: behind the token too")
+        .isEqualTo(401);
+    assertThat(get("/metrics", "wrong").statusCode()).isEqualTo(401);
 
     HttpResponse<String> status = get("/status", TOKEN);
     assertThat(status.statusCode()).isEqualTo(200);
@@ -179,7 +183,7 @@ class WorkerProcessTest {
     await()
         .untilAsserted(
             () ->
-                assertThat(get("/metrics", null).body())
+                assertThat(get("/metrics", TOKEN).body())
                     .contains("genace_operations{phase=\"pending\",}")
                     .contains("genace_accepting_dispatch"));
     assertThat(simulator.stats().postsTotal()).as("probes never create renders").isZero();
@@ -212,7 +216,7 @@ class WorkerProcessTest {
     assertThat(client.awaitResult("op-paused", Duration.ofMinutes(1)).phase())
         .isEqualTo(Phase.DELIVERED);
     assertThat(simulator.stats().postsFor("op-paused")).isEqualTo(1);
-    assertThat(get("/metrics", null).body())
+    assertThat(get("/metrics", TOKEN).body())
         .contains("genace_post_outcomes_total{outcome=\"accepted\",} 1.0")
         .contains("genace_polls_total{result=\"succeeded\",} 1.0")
         // No GENACE_MODEL_COSTS: 1 credit a render, its model counted as other.

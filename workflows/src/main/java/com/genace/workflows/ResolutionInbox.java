@@ -144,11 +144,23 @@ final class ResolutionInbox {
   }
 
   /**
-   * The payload as Markdown code, so that the Web UI shows it with straight quotes (copied from
-   * there, it is the JSON that was sent).
+   * The payload as one Markdown code span, so that the Web UI shows it with straight quotes (copied
+   * from there, it is the JSON that was sent) and nothing in it is read as Markdown: fenced by one
+   * backtick more than the longest run of backticks it holds (CommonMark closes a span only at a
+   * run of the same length), padded where it starts or ends with one, and on one line (a blank line
+   * would end the span; whitespace between JSON tokens means nothing).
    */
-  private static String codeSpan(String payload) {
-    return payload.contains("`") ? "`` " + payload + " ``" : "`" + payload + "`";
+  static String codeSpan(String payload) {
+    String oneLine = payload.replaceAll("[\\r\\n]+", " ");
+    int longest = 0;
+    int run = 0;
+    for (int i = 0; i < oneLine.length(); i++) {
+      run = oneLine.charAt(i) == '`' ? run + 1 : 0;
+      longest = Math.max(longest, run);
+    }
+    String fence = "`".repeat(longest + 1);
+    String pad = oneLine.startsWith("`") || oneLine.endsWith("`") ? " " : "";
+    return fence + pad + oneLine + pad + fence;
   }
 
   /**

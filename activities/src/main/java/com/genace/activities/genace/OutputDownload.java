@@ -34,7 +34,7 @@ final class OutputDownload {
       throw new IllegalArgumentException("output url is not an absolute http(s) URL");
     }
     URI url = URI.create(output.url());
-    String shown = withoutQuery(url);
+    String shown = PresignedUrls.withoutQuery(url);
     Span span = spans.start("GET", "output", url);
     try (Scope ignored = span.makeCurrent()) {
       long startedAt = System.nanoTime();
@@ -67,10 +67,5 @@ final class OutputDownload {
       span.end();
       throw e;
     }
-  }
-
-  /** Pre-signed URLs carry credentials in the query: never show it. */
-  private static String withoutQuery(URI url) {
-    return url.getScheme() + "://" + url.getRawAuthority() + url.getRawPath();
   }
 }

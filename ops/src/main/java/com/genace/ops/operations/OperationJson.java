@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.genace.activities.genace.PresignedUrls;
 import com.genace.activities.ledger.OperationRow;
 import com.genace.activities.ledger.TransitionRow;
 import java.time.Instant;
@@ -95,15 +96,29 @@ final class OperationJson {
     return json;
   }
 
+  /**
+   * The stored JSON as shown: every pre-signed URL's query (its credentials) redacted ({@link
+   * PresignedUrls}), wherever it lies (a snapshot's outputs, evidence, a transition's details).
+   */
   static JsonNode parse(String json) {
     if (json == null) {
       return null;
     }
     try {
-      return JSON.readTree(json);
+      return PresignedUrls.redacted(JSON.readTree(json));
     } catch (JsonProcessingException e) {
       // Stored by the ledger as jsonb, so this does not happen; show the text rather than fail.
-      return JSON.getNodeFactory().textNode(json);
+      return JSON.getNodeFactory().textNode(PresignedUrls.redacted(json));
+    }
+  }
+
+  /** Stored JSON as one line of text, as stored unless a pre-signed URL's query had to go. */
+  static String shown(String json) {
+    JsonNode redacted = parse(json);
+    try {
+      return redacted.equals(JSON.readTree(json)) ? json : redacted.toString();
+    } catch (JsonProcessingException e) {
+      return redacted.asText();
     }
   }
 

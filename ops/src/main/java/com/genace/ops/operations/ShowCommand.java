@@ -77,7 +77,9 @@ final class ShowCommand implements Runnable {
           transition.owner().orElse("-"),
           transition.accepted() ? transition.event() : transition.event() + " DENIED",
           transition.fromPhase().orElse("-") + " -> " + transition.toPhase().orElse("-"),
-          "{}".equals(transition.detailsJson()) ? "" : transition.detailsJson());
+          "{}".equals(transition.detailsJson())
+              ? ""
+              : OperationJson.shown(transition.detailsJson()));
     }
     table.print(out);
   }
@@ -128,7 +130,7 @@ final class ShowCommand implements Runnable {
     field(out, "revision", Long.toString(row.revision()));
     field(out, "model", row.model());
     field(out, "account", row.account());
-    field(out, "request", row.requestJson());
+    field(out, "request", OperationJson.shown(row.requestJson()));
     field(out, "created", time(row.createdAt()) + "   updated " + time(row.updatedAt()));
     field(
         out,
@@ -155,7 +157,9 @@ final class ShowCommand implements Runnable {
                 status ->
                     status.wire()
                         + row.remoteObservedAt().map(t -> " at " + time(t)).orElse("")
-                        + row.remoteSnapshotJson().map(s -> ": " + s).orElse(""))
+                        + row.remoteSnapshotJson()
+                            .map(s -> ": " + OperationJson.shown(s))
+                            .orElse(""))
             .orElse("-"));
     field(out, "review", review(row));
     printDelivery(out, row);

@@ -23,7 +23,8 @@ import java.util.function.Supplier;
  *   <li>{@code /readyz}: 200 while the worker may take some kind of work;
  *   <li>{@code /startupz}: 200 once startup checks passed;
  *   <li>{@code /status}: the status document (bearer token when configured);
- *   <li>{@code /metrics}: Prometheus text;
+ *   <li>{@code /metrics}: Prometheus text (bearer token when configured: the counts name accounts,
+ *       models and spend);
  *   <li>{@code POST /admin/pause-dispatch}, {@code /admin/resume-dispatch}: this worker only,
  *       bearer token required.
  * </ul>
@@ -79,6 +80,9 @@ public final class StatusServer implements AutoCloseable {
         "/metrics",
         get(
             ex -> {
+              if (!authorized(ex, false)) {
+                return;
+              }
               byte[] body = metrics.scrape().getBytes(StandardCharsets.UTF_8);
               ex.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4");
               ex.sendResponseHeaders(200, body.length);
