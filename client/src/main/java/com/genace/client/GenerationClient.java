@@ -51,9 +51,29 @@ public final class GenerationClient {
           + " AND GenaceNeedsReview = true";
 
   private final WorkflowClient client;
+  private final int maxInputBytes;
 
   public GenerationClient(WorkflowClient client) {
+    this(client, GenerationRequest.DEFAULT_MAX_INPUT_BYTES);
+  }
+
+  private GenerationClient(WorkflowClient client, int maxInputBytes) {
+    if (maxInputBytes < 1 || maxInputBytes > GenerationRequest.MAX_INPUT_BYTES_CEILING) {
+      throw new IllegalArgumentException(
+          "the largest input must be between 1 and "
+              + GenerationRequest.MAX_INPUT_BYTES_CEILING
+              + " bytes");
+    }
     this.client = client;
+    this.maxInputBytes = maxInputBytes;
+  }
+
+  /**
+   * This client with another bound on a request's input ({@code GENACE_MAX_INPUT_BYTES}; at most
+   * {@link GenerationRequest#MAX_INPUT_BYTES_CEILING}, which the workflow holds every start to).
+   */
+  public GenerationClient withMaxInputBytes(int maxInputBytes) {
+    return new GenerationClient(client, maxInputBytes);
   }
 
   /** Whether {@link #start} created the workflow or found it already there. */
@@ -73,12 +93,13 @@ public final class GenerationClient {
    * Starts the operation, or joins it if it was started before with the same request (same model,
    * account and input, compared as JSON values).
    *
-   * @throws IllegalArgumentException for a blank id or model, or an input that is not a JSON object
+   * @throws IllegalArgumentException for a blank id or model, an input that is not a JSON object,
+   *     an operation id too long for an artifact's object key, an input over the bound
    * @throws OperationConflictException when the id was started with a different request; nothing is
    *     started and the existing operation is unchanged
    */
   public Started start(GenerationRequest request) {
-    request.validate();
+    request.validate(maxInputBytes);
     String workflowId = GenerationWorkflow.workflowId(request.operationId());
     GenerationWorkflow workflow =
         client.newWorkflowStub(

@@ -12,8 +12,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import com.genace.client.model.IdentifierRule;
+import com.genace.client.model.ObjectKeySegments;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * What an application asks for: an operation id of its own, a model and a JSON input object.
@@ -65,6 +69,26 @@ public record GenerationRequest(
       return EXACT.readTree(parser);
     }
   }
+
+  /**
+   * The largest input a client accepts unless configured otherwise ({@code
+   * GENACE_MAX_INPUT_BYTES}).
+   */
+  public static final int DEFAULT_MAX_INPUT_BYTES = 256 * 1024;
+
+  /**
+   * The largest input any configuration accepts, and the one the workflow holds every start to: the
+   * input is in the history several times (the start, the dispatch's input, each continued run),
+   * and Temporal refuses a payload of 2 MiB.
+   */
+  public static final int MAX_INPUT_BYTES_CEILING = 1024 * 1024;
+
+  /**
+   * The longest operation id's object key segment ({@link ObjectKeySegments}), in bytes: with the
+   * key's fixed parts and a remote job id's segment of up to 600 bytes (200 characters, each
+   * encoded as three) an artifact's key stays within S3's 1,024.
+   */
+  public static final int MAX_OPERATION_ID_KEY_BYTES = 400;
 
   public static final Duration DEFAULT_DISPATCH_TIMEOUT = Duration.ofMinutes(2);
   public static final Duration MIN_DISPATCH_TIMEOUT = Duration.ofSeconds(1);
@@ -125,13 +149,70 @@ public record GenerationRequest(
   }
 
   /**
-   * Checks the request as a whole before anything is started.
+   * Checks the request as a whole before anything is started: its shape ({@link #validateShape})
+   * and its bounds, with the input at most {@link #DEFAULT_MAX_INPUT_BYTES}.
+   *
+   * @throws IllegalArgumentException naming the first field that is wrong
+   */
+  public void validate() {
+    validate(DEFAULT_MAX_INPUT_BYTES);
+  }
+
+  /**
+   * Checks the request as {@link #validate()} does, with the input at most {@code maxInputBytes}.
+   *
+   * @throws IllegalArgumentException naming the first field that is wrong
+   */
+  public void validate(int maxInputBytes) {
+    validateShape();
+    boundsProblem(maxInputBytes)
+        .ifPresent(
+            problem -> {
+              throw new IllegalArgumentException(problem);
+            });
+  }
+
+  /**
+   * What is over a bound, if anything: an operation id that breaks the ledger's identifier rule or
+   * whose object key segment is longer than {@value #MAX_OPERATION_ID_KEY_BYTES} bytes, an input
+   * longer than {@code maxInputBytes} (UTF-8).
+   */
+  public Optional<String> boundsProblem(int maxInputBytes) {
+    Optional<String> id = IdentifierRule.problem(operationId, "operation id");
+    if (id.isPresent()) {
+      return id;
+    }
+    int keyBytes = ObjectKeySegments.bytes(operationId);
+    if (keyBytes > MAX_OPERATION_ID_KEY_BYTES) {
+      return Optional.of(
+          "operation id is "
+              + keyBytes
+              + " bytes as an object key segment (percent-encoded); at most "
+              + MAX_OPERATION_ID_KEY_BYTES
+              + ", so that an artifact's key fits S3's 1,024 bytes");
+    }
+    long inputBytes = inputJson == null ? 0 : inputJson.getBytes(StandardCharsets.UTF_8).length;
+    if (inputBytes > maxInputBytes) {
+      return Optional.of(
+          "input is "
+              + inputBytes
+              + " bytes; at most "
+              + maxInputBytes
+              + " (GENACE_MAX_INPUT_BYTES, up to "
+              + MAX_INPUT_BYTES_CEILING
+              + ")");
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The request's shape, as 0.1.0 checked it (and the workflow checks every start input).
    *
    * @throws IllegalArgumentException naming the first field that is wrong: a blank id, a blank or
    *     over-long model or account, an input that is not exactly one JSON object (trailing content
    *     is refused, not dropped), a dispatch timeout out of range
    */
-  public void validate() {
+  public void validateShape() {
     if (operationId == null || operationId.isBlank()) {
       throw new IllegalArgumentException("operation id must not be blank");
     }

@@ -257,4 +257,85 @@ class SubmitCommandTest {
     assertThat(account.exitCode()).isEqualTo(2);
     assertThat(account.err()).contains("--account is longer than 200 characters");
   }
+
+  @Test
+  void an_input_over_256_kib_is_a_usage_error_unless_genace_max_input_bytes_allows_it() {
+    String input = "{\"prompt\":\"" + "x".repeat(300 * 1024) + "\"}";
+
+    CliRunner.Result refused =
+        CliRunner.run(
+            stack.env(),
+            "submit",
+            "--model",
+            "image-v1",
+            "--input",
+            input,
+            "--operation-id",
+            "op-big-input");
+
+    assertThat(refused.exitCode()).isEqualTo(2);
+    assertThat(refused.err())
+        .contains(
+            "--input is " + input.length() + " bytes; at most 262144 (GENACE_MAX_INPUT_BYTES");
+    assertThat(stack.ledger().find("op-big-input")).as("nothing started").isEmpty();
+
+    Map<String, String> env = new HashMap<>(stack.env());
+    env.put("GENACE_MAX_INPUT_BYTES", Integer.toString(512 * 1024));
+    CliRunner.Result accepted =
+        CliRunner.run(
+            env,
+            "submit",
+            "--model",
+            "image-v1",
+            "--input",
+            input,
+            "--operation-id",
+            "op-big-input");
+
+    assertThat(accepted.exitCode()).as(accepted.err()).isZero();
+    assertThat(stack.awaitPhase("op-big-input", Phase.DELIVERED).phase())
+        .isEqualTo(Phase.DELIVERED);
+  }
+
+  @Test
+  void a_genace_max_input_bytes_over_the_ceiling_names_the_variable() {
+    Map<String, String> env = new HashMap<>(stack.env());
+    env.put("GENACE_MAX_INPUT_BYTES", "5000000");
+
+    CliRunner.Result result = CliRunner.run(env, "submit", "--model", "image-v1", "--input", "{}");
+
+    assertThat(result.exitCode()).isNotZero();
+    assertThat(result.err())
+        .contains("GENACE_MAX_INPUT_BYTES must be a number of bytes between 1 and 1048576");
+  }
+
+  @Test
+  void an_operation_id_too_long_for_an_object_key_is_a_usage_error() {
+    String id = "\u20ac".repeat(150);
+
+    CliRunner.Result result =
+        CliRunner.run(
+            stack.env(), "submit", "--model", "image-v1", "--input", "{}", "--operation-id", id);
+
+    assertThat(result.exitCode()).isEqualTo(2);
+    assertThat(result.err())
+        .contains("--operation-id is 1350 bytes as an object key segment (percent-encoded)")
+        .contains("S3's 1,024 bytes");
+  }
+
+  @Test
+  void a_model_outside_the_configured_cost_table_is_a_usage_error_naming_the_table() {
+    Map<String, String> env = new HashMap<>(stack.env());
+    env.put("GENACE_MODEL_COSTS", "image-v1=2,video-v1=30");
+
+    CliRunner.Result result =
+        CliRunner.run(
+            env, "submit", "--model", "audio-v9", "--input", "{}", "--operation-id", "op-nocost");
+
+    assertThat(result.exitCode()).isEqualTo(2);
+    assertThat(result.err())
+        .contains(
+            "--model 'audio-v9' is not in the cost table (GENACE_MODEL_COSTS: image-v1, video-v1)");
+    assertThat(stack.ledger().find("op-nocost")).as("nothing started").isEmpty();
+  }
 }

@@ -14,6 +14,7 @@ import com.genace.workflows.model.FailureTypes;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Workflow;
 import io.temporal.workflow.WorkflowInit;
+import java.util.Optional;
 
 /**
  * The operation's course, step by step:
@@ -127,7 +128,9 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
   /**
    * A start input that breaks the contract (sent by a client other than {@link GenerationClient},
    * which validates first) fails the workflow before anything is registered or dispatched. It reads
-   * the input alone, so a replay decides it as the first run did.
+   * the input alone, so a replay decides it as the first run did; the bounds (an id too long for an
+   * object key, an input over {@link GenerationRequest#MAX_INPUT_BYTES_CEILING}) came with 0.2.0
+   * and are versioned ({@link VersionMarkers#inputBounds}).
    */
   private static void requireValid(GenerationRequest request) {
     if (request == null) {
@@ -136,10 +139,15 @@ public class GenerationWorkflowImpl implements GenerationWorkflow {
           FailureTypes.INVALID_REQUEST);
     }
     try {
-      request.validate();
+      request.validateShape();
     } catch (IllegalArgumentException e) {
       throw ApplicationFailure.newNonRetryableFailure(
           "invalid start input: " + e.getMessage(), FailureTypes.INVALID_REQUEST);
+    }
+    Optional<String> overBound = request.boundsProblem(GenerationRequest.MAX_INPUT_BYTES_CEILING);
+    if (overBound.isPresent() && VersionMarkers.inputBounds()) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "invalid start input: " + overBound.get(), FailureTypes.INVALID_REQUEST);
     }
   }
 

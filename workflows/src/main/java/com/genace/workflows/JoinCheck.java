@@ -32,7 +32,7 @@ final class JoinCheck {
           "invalid start input: it is missing (a GenerationRequest object)");
     }
     try {
-      requested.validate();
+      requested.validate(GenerationRequest.MAX_INPUT_BYTES_CEILING);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("invalid start input: " + e.getMessage(), e);
     }

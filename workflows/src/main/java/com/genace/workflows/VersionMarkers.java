@@ -67,6 +67,19 @@ final class VersionMarkers {
    */
   static final String CREDITS_ATTRIBUTE = "credits-attribute";
 
+  /**
+   * Version 1 (0.2.0): a start input over a bound ({@link
+   * com.genace.client.GenerationRequest#boundsProblem}: an operation id that breaks the identifier
+   * rule or is too long for an object key, an input over the ceiling) fails the run before anything
+   * is registered. {@link Workflow#DEFAULT_VERSION} (0.1.0) ran it. Asked only for a request over a
+   * bound, so that other histories carry no marker.
+   */
+  static final String INPUT_BOUNDS = "input-bounds";
+
+  static boolean inputBounds() {
+    return Workflow.getVersion(INPUT_BOUNDS, Workflow.DEFAULT_VERSION, 1) >= 1;
+  }
+
   private VersionMarkers() {}
 
   static boolean creditsAttribute() {

@@ -23,6 +23,7 @@ import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowStub;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.testing.WorkflowReplayer;
 import io.temporal.worker.Worker;
 import java.io.IOException;
 import java.time.Duration;
@@ -88,6 +89,59 @@ class StartInputTest {
     assertThat(cause.getOriginalMessage())
         .isEqualTo("invalid start input: input must be a JSON object");
     assertNothingRegisteredOrDispatched("bad-1");
+  }
+
+  @Test
+  void an_input_over_the_ceiling_fails_the_run_under_its_version_marker_and_replays()
+      throws Exception {
+    String prompt = "x".repeat(GenerationRequest.MAX_INPUT_BYTES_CEILING);
+    WorkflowStub workflow =
+        startRaw(
+            "big-1",
+            "{\"operationId\":\"big-1\",\"model\":\"image-v1\",\"input\":{\"prompt\":\""
+                + prompt
+                + "\"}}");
+
+    WorkflowFailedException failed =
+        catchThrowableOfType(
+            WorkflowFailedException.class, () -> workflow.getResult(OperationResult.class));
+
+    ApplicationFailure cause = (ApplicationFailure) failed.getCause();
+    assertThat(cause.getType()).isEqualTo(FailureTypes.INVALID_REQUEST);
+    assertThat(cause.getOriginalMessage())
+        .startsWith("invalid start input: input is 1048589 bytes; at most 1048576");
+    assertNothingRegisteredOrDispatched("big-1");
+    assertThat(
+            events("big-1", EventType.EVENT_TYPE_MARKER_RECORDED).stream()
+                .map(e -> e.getMarkerRecordedEventAttributes().getDetailsMap().toString()))
+        .singleElement()
+        .asString()
+        .contains(VersionMarkers.INPUT_BOUNDS);
+    WorkflowReplayer.replayWorkflowExecution(
+        client.fetchHistory(GenerationWorkflow.workflowId("big-1")), GenerationWorkflowImpl.class);
+  }
+
+  @Test
+  void an_operation_id_too_long_for_an_object_key_fails_the_run_before_registering() {
+    String id = "\u20ac".repeat(150); // 150 characters, 1,350 bytes once percent-encoded
+    WorkflowStub workflow;
+    try {
+      workflow =
+          startRaw(id, "{\"operationId\":\"" + id + "\",\"model\":\"image-v1\",\"input\":{}}");
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+
+    WorkflowFailedException failed =
+        catchThrowableOfType(
+            WorkflowFailedException.class, () -> workflow.getResult(OperationResult.class));
+
+    assertThat(((ApplicationFailure) failed.getCause()).getOriginalMessage())
+        .isEqualTo(
+            "invalid start input: operation id is 1350 bytes as an object key segment"
+                + " (percent-encoded); at most 400, so that an artifact's key fits S3's 1,024"
+                + " bytes");
+    assertNothingRegisteredOrDispatched(id);
   }
 
   @Test

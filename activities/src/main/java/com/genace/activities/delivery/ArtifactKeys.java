@@ -1,16 +1,14 @@
 package com.genace.activities.delivery;
 
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
+import com.genace.client.model.ObjectKeySegments;
 import java.util.Locale;
 import java.util.Map;
 
 /**
  * The deterministic object key of an output: {@code generations/<operation>/<remote job>/<index>}
  * plus an extension from its content type. The same output always maps to the same key, so a
- * retried delivery finds what an earlier attempt copied. Ids are percent-encoded as in a URL's
- * query ({@code a/b c} becomes {@code a%2Fb%20c}), and so are {@code .} and {@code *}: an id can
- * never add a path segment or climb out of the store.
+ * retried delivery finds what an earlier attempt copied. Ids are encoded by {@link
+ * ObjectKeySegments}: an id can never add a path segment or climb out of the store.
  */
 public final class ArtifactKeys {
 
@@ -48,7 +46,6 @@ public final class ArtifactKeys {
 
   /** Percent-encodes everything but safe characters, so ids can never form a path traversal. */
   private static String segment(String id) {
-    String encoded = URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20");
-    return encoded.replace(".", "%2E").replace("*", "%2A");
+    return ObjectKeySegments.of(id);
   }
 }

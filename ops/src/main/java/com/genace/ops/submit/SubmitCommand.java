@@ -4,14 +4,19 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.genace.activities.allowance.AllowancePolicy;
 import com.genace.activities.ledger.Identifiers;
 import com.genace.client.GenerationClient;
 import com.genace.client.GenerationRequest;
 import com.genace.client.OperationConflictException;
 import com.genace.client.connection.TemporalSettings;
+import com.genace.ops.ConfigurationException;
 import com.genace.ops.Environment;
 import com.genace.worker.telemetry.Telemetry;
 import com.genace.worker.temporal.TemporalConnection;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
 import java.util.UUID;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -89,8 +94,10 @@ public final class SubmitCommand implements Runnable {
     }
     GenerationRequest request =
         new GenerationRequest(id, model, canonicalJson(input), dispatchTimeoutSeconds, account);
+    int maxInputBytes = maxInputBytes();
+    requireCostedModel(model);
     try {
-      request.validate();
+      request.validate(maxInputBytes);
     } catch (IllegalArgumentException e) {
       throw usage(asOption(e.getMessage()));
     }
@@ -100,7 +107,7 @@ public final class SubmitCommand implements Runnable {
         TemporalConnection temporal = TemporalConnection.open(settings)) {
       GenerationClient.Started started;
       try {
-        started = temporal.generationClient().start(request);
+        started = temporal.generationClient().withMaxInputBytes(maxInputBytes).start(request);
       } catch (OperationConflictException e) {
         throw new IllegalStateException(e.getMessage(), e);
       }
@@ -120,12 +127,60 @@ public final class SubmitCommand implements Runnable {
 
   /** The request's words for a field, as the option that sets it: "input ..." -> "--input ...". */
   private static String asOption(String problem) {
-    for (String field : new String[] {"input", "model", "account", "dispatch timeout"}) {
+    for (String field :
+        new String[] {"operation id", "input", "model", "account", "dispatch timeout"}) {
       if (problem.startsWith(field + " ")) {
         return "--" + field.replace(' ', '-') + problem.substring(field.length());
       }
     }
     return problem;
+  }
+
+  /** {@code GENACE_MAX_INPUT_BYTES}, or the client's default. */
+  private int maxInputBytes() {
+    Optional<String> set = env.get("GENACE_MAX_INPUT_BYTES");
+    if (set.isEmpty()) {
+      return GenerationRequest.DEFAULT_MAX_INPUT_BYTES;
+    }
+    try {
+      int value = Integer.parseInt(set.get().trim());
+      if (value >= 1 && value <= GenerationRequest.MAX_INPUT_BYTES_CEILING) {
+        return value;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new ConfigurationException(
+        "GENACE_MAX_INPUT_BYTES must be a number of bytes between 1 and "
+            + GenerationRequest.MAX_INPUT_BYTES_CEILING
+            + ", not '"
+            + set.get()
+            + "'");
+  }
+
+  /**
+   * With a cost table ({@code GENACE_MODEL_COSTS}), a model outside it is refused here: the
+   * worker's dispatch would refuse it too, and nothing should start for it.
+   */
+  private void requireCostedModel(String model) {
+    Optional<String> table = env.get("GENACE_MODEL_COSTS").filter(t -> !t.isBlank());
+    if (table.isEmpty() || model == null) {
+      return;
+    }
+    Map<String, Long> costs;
+    try {
+      costs = AllowancePolicy.parseCosts(table.get());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigurationException("GENACE_MODEL_COSTS: " + e.getMessage());
+    }
+    if (!costs.containsKey(model)) {
+      throw usage(
+          "--model '"
+              + model
+              + "' is not in the cost table (GENACE_MODEL_COSTS: "
+              + String.join(", ", new TreeSet<>(costs.keySet()))
+              + ")");
+    }
   }
 
   /** The input as compact JSON; what is not one JSON object is left for validation to refuse. */
