@@ -58,6 +58,40 @@ public final class TestDatabase {
     return credentials.isEmpty() ? jdbc : jdbc + (jdbc.contains("?") ? "&" : "?") + credentials;
   }
 
+  /**
+   * A login of the test server granted {@code duty} (one of V22's roles) and nothing else, created
+   * once (roles belong to the server), and its {@code DATABASE_URL} value.
+   */
+  public static synchronized String loginWith(String duty) {
+    String login = duty + "_test_login";
+    String password = "pw-" + duty;
+    try (Connection connection = dataSource().getConnection();
+        Statement statement = connection.createStatement()) {
+      // PostgreSQL 15's default, which the embedded server (an older one) and a shared server may
+      // lack: without it every role, ours included, may create tables in public.
+      statement.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC");
+      statement.execute(
+          "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '"
+              + login
+              + "') THEN CREATE ROLE "
+              + login
+              + " LOGIN PASSWORD '"
+              + password
+              + "' IN ROLE "
+              + duty
+              + "; END IF; END $$");
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not create the login " + login, e);
+    }
+    String jdbc = url().jdbcUrl();
+    return jdbc
+        + (jdbc.contains("?") ? "&" : "?")
+        + "user="
+        + encoded(login)
+        + "&password="
+        + encoded(password);
+  }
+
   private static String encoded(String parameter) {
     return URLEncoder.encode(parameter, StandardCharsets.UTF_8);
   }
