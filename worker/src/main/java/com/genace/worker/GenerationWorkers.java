@@ -25,6 +25,7 @@ import com.genace.activities.observation.WaitingActivities;
 import com.genace.activities.recovery.OperationHistory;
 import com.genace.activities.recovery.TemporalHistory;
 import com.genace.activities.registration.RegistrationActivitiesImpl;
+import com.genace.activities.review.ApprovalCheck;
 import com.genace.activities.review.EvidenceActivitiesImpl;
 import com.genace.activities.review.ReviewActivitiesImpl;
 import com.genace.activities.review.ReviewSettings;
@@ -247,7 +248,13 @@ public final class GenerationWorkers {
       Worker worker, Dependencies deps, OperationHistory history) {
     worker.registerActivitiesImplementations(
         new RegistrationActivitiesImpl(deps.ledger()),
-        new ReviewActivitiesImpl(deps.ledger(), history, deps.workerId(), deps.stats()),
+        new ReviewActivitiesImpl(
+            deps.ledger(),
+            history,
+            deps.workerId(),
+            deps.stats(),
+            new ApprovalCheck(
+                deps.ledger(), deps.clock(), deps.review().twoPersonCredits(), deps.stats())),
         new CancelActivitiesImpl(deps.ledger(), deps.workerId()),
         new EvidenceActivitiesImpl(deps.ledger(), deps.genace(), deps.review(), deps.stats()),
         new DeliveryActivitiesImpl(

@@ -32,6 +32,18 @@ final class StatisticsLoop implements Runnable {
       stack.state.artifactStore(Optional.of(StartupChecks.rootMessage(e)));
     }
     try {
+      boolean guarded = stack.ledger.approvers().anyRegistered();
+      if (stack.state.spendingGuarded(guarded) && !guarded) {
+        log.warn(
+            "no approver registered: spending is unguarded (a not_submitted, which sends a second"
+                + " paid POST, is accepted unsigned); ./genace ops approvers add NAME --key FILE");
+      } else if (guarded) {
+        log.debug("spending is guarded: not_submitted needs a signed approval");
+      }
+    } catch (RuntimeException e) {
+      log.warn("could not read the approvers: {}", e.getMessage());
+    }
+    try {
       stack.metrics.saturation(stack.saturation.read());
     } catch (RuntimeException e) {
       log.warn("could not read Temporal's backlog: {}", e.getMessage());

@@ -1,6 +1,7 @@
 package com.genace.workflows;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.genace.client.GenerationWorkflow;
 import com.genace.client.model.Phase;
 import com.genace.client.review.ResolutionPayload;
 import com.genace.client.review.ReviewResolution;
@@ -19,6 +20,11 @@ final class ResolutionInbox {
 
   private static final OperationLog outcomes = OperationLog.ofWorkflow();
 
+  static final String RECONCILER_RESERVED =
+      "resolvedBy '"
+          + GenerationWorkflow.RECONCILER
+          + "' is reserved to the reviews that settle themselves; sign as yourself";
+
   private final OperationState operation;
   private final ResolutionCheck check;
 
@@ -32,10 +38,18 @@ final class ResolutionInbox {
 
   /** The signal: a payload of any shape is answered, a refusal only listed. */
   void receive(JsonNode payload) {
-    ResolutionPayload.Parsed parsed = ResolutionPayload.parse(payload);
     String shown = ResolutionPayload.shown(payload);
+    if (ResolutionPayload.carriesApprovals(payload) && !VersionMarkers.signedApprovals()) {
+      refuse(shown, "unknown field 'approvals'"); // as 0.1.0 refused it
+      return;
+    }
+    ResolutionPayload.Parsed parsed = ResolutionPayload.parse(payload);
     if (parsed.problem() != null) {
       refuse(shown, parsed.problem());
+      return;
+    }
+    if (parsed.resolution().claimsReconciler() && VersionMarkers.reservedReconciler()) {
+      refuse(shown, RECONCILER_RESERVED);
       return;
     }
     Optional<String> problem = problemWith(parsed.resolution());
@@ -59,9 +73,12 @@ final class ResolutionInbox {
     return accepted;
   }
 
-  /** The update's validator. */
+  /** The update's validator (a refused update leaves no history, so no version is asked). */
   void validate(ReviewResolution resolution) {
-    problemWith(resolution)
+    Optional.ofNullable(resolution)
+        .filter(ReviewResolution::claimsReconciler)
+        .map(reserved -> RECONCILER_RESERVED)
+        .or(() -> problemWith(resolution))
         .ifPresent(
             problem -> {
               outcomes.warn(

@@ -80,6 +80,28 @@ final class VersionMarkers {
     return Workflow.getVersion(INPUT_BOUNDS, Workflow.DEFAULT_VERSION, 1) >= 1;
   }
 
+  /**
+   * Version 1 (0.2.0): a resolution signal may carry {@code approvals} (signed approvals, checked
+   * by the review activity). {@link Workflow#DEFAULT_VERSION} (0.1.0) refused the unknown field.
+   * Asked only for a signal that carries the field, so that other histories carry no marker.
+   */
+  static final String SIGNED_APPROVALS = "signed-approvals";
+
+  static boolean signedApprovals() {
+    return Workflow.getVersion(SIGNED_APPROVALS, Workflow.DEFAULT_VERSION, 1) >= 1;
+  }
+
+  /**
+   * Version 1 (0.2.0): a resolution signal under {@code resolvedBy: reconciler} is refused (the
+   * name is the product's own). {@link Workflow#DEFAULT_VERSION} (0.1.0) accepted it. Asked only
+   * for such a signal.
+   */
+  static final String RESERVED_RECONCILER = "reserved-reconciler";
+
+  static boolean reservedReconciler() {
+    return Workflow.getVersion(RESERVED_RECONCILER, Workflow.DEFAULT_VERSION, 1) >= 1;
+  }
+
   private VersionMarkers() {}
 
   static boolean creditsAttribute() {

@@ -65,6 +65,7 @@ public final class OperationsLedger {
   private final CreditEstimate credits;
   private final SpendReport spend;
   private final OperationSelections selections;
+  private final ApproverRecords approvers;
   private final LedgerRecovery recovery;
 
   public OperationsLedger(DataSource dataSource) {
@@ -107,6 +108,7 @@ public final class OperationsLedger {
     this.retention = new LedgerRetention(ledgerSql);
     this.selections = new OperationSelections(ledgerSql);
     this.recovery = new LedgerRecovery(ledgerSql, evidence, credits, stats);
+    this.approvers = new ApproverRecords(ledgerSql);
   }
 
   public Duration leaseDuration() {
@@ -134,6 +136,11 @@ public final class OperationsLedger {
   /** Repairs from Temporal's history, and every job id the ledger holds for an operation. */
   public LedgerRecovery recovery() {
     return recovery;
+  }
+
+  /** Who may approve a decision that spends again, and the approvals already consumed. */
+  public ApproverRecords approvers() {
+    return approvers;
   }
 
   /** Deletes ended operations older than a window, in bounded passes. */

@@ -18,7 +18,9 @@ import com.genace.workflows.model.FailureTypes;
 import com.genace.workflows.review.ReviewActivities;
 import com.genace.workflows.review.ReviewOpened;
 import io.temporal.failure.ApplicationFailure;
+import java.time.Clock;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /** The review's ledger steps; each one idempotent. */
 public final class ReviewActivitiesImpl implements ReviewActivities {
@@ -32,6 +34,7 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
   private final OperationsLedger ledger;
   private final String owner;
   private final ActivityStats stats;
+  private final ApprovalCheck approvals;
   private final NotSubmittedGuard notSubmitted;
 
   /**
@@ -40,10 +43,28 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
    */
   public ReviewActivitiesImpl(
       OperationsLedger ledger, OperationHistory history, String owner, ActivityStats stats) {
+    this(
+        ledger,
+        history,
+        owner,
+        stats,
+        new ApprovalCheck(ledger, Clock.systemUTC(), OptionalLong.empty(), stats));
+  }
+
+  /**
+   * @param approvals who may spend again: the signed approvals a {@code not_submitted} needs
+   */
+  public ReviewActivitiesImpl(
+      OperationsLedger ledger,
+      OperationHistory history,
+      String owner,
+      ActivityStats stats,
+      ApprovalCheck approvals) {
     this.ledger = ledger;
     this.owner = owner;
     this.stats = stats;
     this.notSubmitted = new NotSubmittedGuard(ledger, history);
+    this.approvals = approvals;
   }
 
   @Override
@@ -118,11 +139,21 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
                 () ->
                     ApplicationFailure.newNonRetryableFailure(
                         resolution.problem().orElse("invalid resolution"), INVALID_RESOLUTION));
+    String resolver = resolution.resolver();
     if (decision == ReviewDecision.NOT_SUBMITTED) {
+      ApprovalCheck.Checked approved = approvals.check(operationId, resolution);
+      if (approved.refusal().isPresent()) {
+        throw ApplicationFailure.newNonRetryableFailure(
+            approved.refusal().get(), INVALID_RESOLUTION);
+      }
       Optional<String> refused = notSubmitted.refusal(operationId);
       if (refused.isPresent()) {
         // Both stores read before the claim: a refusal leaves the review as it was.
         throw ApplicationFailure.newNonRetryableFailure(refused.get(), INVALID_RESOLUTION);
+      }
+      if (!approved.approvers().isEmpty()) {
+        // The audit names the keys that signed, never the payload's free text alone.
+        resolver = String.join("+", approved.approvers()) + " (signed)";
       }
     }
     ClaimResult claim = ledger.claim(operationId, owner, NextAction.RECONCILE);
@@ -139,7 +170,7 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
                 acquired.lease(),
                 decision,
                 Optional.ofNullable(resolution.remoteJobId()).map(String::trim),
-                resolution.resolver(),
+                resolver,
                 resolution.reason());
       } catch (IllegalArgumentException refused) {
         // The ledger will refuse it on every attempt: the review stays open for another one.

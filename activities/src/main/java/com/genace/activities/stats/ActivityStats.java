@@ -61,6 +61,9 @@ public interface ActivityStats {
   /** A review's resolution was recorded. */
   default void reviewResolved(Resolver by) {}
 
+  /** A decision that spends again was refused for its approval ({@code reason}: unsigned, ...). */
+  default void approvalRefused(String reason) {}
+
   /**
    * The ledger committed {@code credits} (the estimate of {@code model}) with the acceptance of an
    * operation of {@code account}: a POST Genace accepted, or a job a review found.

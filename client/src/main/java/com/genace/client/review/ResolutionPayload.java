@@ -1,6 +1,7 @@
 package com.genace.client.review;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -11,9 +12,16 @@ import java.util.Map;
  */
 public final class ResolutionPayload {
 
+  /** The field of signed approvals: an array of {@link Approval} objects. */
+  public static final String APPROVALS = "approvals";
+
   /** The fields a resolution may have; any other is refused, since it may be a misspelt one. */
   public static final List<String> FIELDS =
-      List.of("decision", "remoteJobId", "reason", "resolvedBy");
+      List.of("decision", "remoteJobId", "reason", "resolvedBy", APPROVALS);
+
+  /** The fields of one approval. */
+  static final List<String> APPROVAL_FIELDS =
+      List.of("approver", "operationId", "decision", "evidenceSha256", "expiresAt", "signature");
 
   /** How much of a refused payload is repeated back. */
   static final int SHOWN_LENGTH = 200;
@@ -34,12 +42,18 @@ public final class ResolutionPayload {
               + ", not "
               + payload.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
     }
+    List<Approval> approvals = new ArrayList<>();
     for (Map.Entry<String, JsonNode> field : payload.properties()) {
       if (!FIELDS.contains(field.getKey())) {
         return Parsed.refused("unknown field '" + field.getKey() + "'; expected " + FIELDS);
       }
       JsonNode value = field.getValue();
-      if (!value.isTextual() && !value.isNull()) {
+      if (field.getKey().equals(APPROVALS)) {
+        String problem = readApprovals(value, approvals);
+        if (problem != null) {
+          return Parsed.refused(problem);
+        }
+      } else if (!value.isTextual() && !value.isNull()) {
         return Parsed.refused("field '" + field.getKey() + "' must be a string");
       }
     }
@@ -48,8 +62,46 @@ public final class ResolutionPayload {
             text(payload, "decision"),
             text(payload, "remoteJobId"),
             text(payload, "reason"),
-            text(payload, "resolvedBy")),
+            text(payload, "resolvedBy"),
+            approvals),
         null);
+  }
+
+  /** Whether the payload carries approvals (a field 0.1.0 did not know). */
+  public static boolean carriesApprovals(JsonNode payload) {
+    return payload != null && payload.isObject() && payload.has(APPROVALS);
+  }
+
+  /** Reads {@code value} into {@code approvals}; the problem, or null. */
+  private static String readApprovals(JsonNode value, List<Approval> approvals) {
+    if (value.isNull()) {
+      return null;
+    }
+    if (!value.isArray()) {
+      return "field '" + APPROVALS + "' must be an array of approvals";
+    }
+    for (JsonNode item : value) {
+      if (!item.isObject()) {
+        return "each approval must be an object with " + APPROVAL_FIELDS;
+      }
+      for (Map.Entry<String, JsonNode> field : item.properties()) {
+        if (!APPROVAL_FIELDS.contains(field.getKey())) {
+          return "unknown approval field '" + field.getKey() + "'; expected " + APPROVAL_FIELDS;
+        }
+        if (!field.getValue().isTextual()) {
+          return "approval field '" + field.getKey() + "' must be a string";
+        }
+      }
+      approvals.add(
+          new Approval(
+              text(item, "approver"),
+              text(item, "operationId"),
+              text(item, "decision"),
+              text(item, "evidenceSha256"),
+              text(item, "expiresAt"),
+              text(item, "signature")));
+    }
+    return null;
   }
 
   /** The payload as received, cut short, to say which one was refused. */

@@ -1,7 +1,10 @@
 package com.genace.client.review;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.genace.client.GenerationWorkflow;
 import com.genace.client.model.IdentifierRule;
 import com.genace.client.model.ReviewDecision;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -10,10 +13,31 @@ import java.util.Optional;
  * found_remote_job} (with {@code remoteJobId}), {@code not_submitted}, {@code abandon}; {@code
  * reason} says why and {@code resolvedBy} who. In the Web UI's signal form: {@code
  * {"decision":"found_remote_job","remoteJobId":"gen_123","reason":"seen in
- * dashboard","resolvedBy":"alice"}}.
+ * dashboard","resolvedBy":"alice"}}. A decision that can spend again ({@code not_submitted})
+ * carries {@code approvals}, signed by registered approvers, once any approver is registered.
  */
 public record ReviewResolution(
-    String decision, String remoteJobId, String reason, String resolvedBy) {
+    String decision,
+    String remoteJobId,
+    String reason,
+    String resolvedBy,
+    // Left out when empty: a payload without approvals is the one 0.1.0 workers read.
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Approval> approvals) {
+
+  public ReviewResolution {
+    approvals = approvals == null ? List.of() : List.copyOf(approvals);
+  }
+
+  public ReviewResolution(String decision, String remoteJobId, String reason, String resolvedBy) {
+    this(decision, remoteJobId, reason, resolvedBy, List.of());
+  }
+
+  /** The same decision with {@code signed} added to its approvals. */
+  public ReviewResolution withApproval(Approval signed) {
+    List<Approval> all = new java.util.ArrayList<>(approvals);
+    all.add(signed);
+    return new ReviewResolution(decision, remoteJobId, reason, resolvedBy, all);
+  }
 
   /** An operator's explanation, not an essay: it is stored and shown in every listing. */
   public static final int MAX_REASON_LENGTH = 2000;
@@ -64,6 +88,14 @@ public record ReviewResolution(
       return IdentifierRule.problem(resolvedBy, "resolvedBy");
     }
     return Optional.empty();
+  }
+
+  /**
+   * Whether it names the product's own resolver: {@link GenerationWorkflow#RECONCILER} is reserved
+   * to the reviews that settle themselves, and refused from a signal or an update.
+   */
+  public boolean claimsReconciler() {
+    return resolvedBy != null && resolvedBy.trim().equalsIgnoreCase(GenerationWorkflow.RECONCILER);
   }
 
   public Optional<ReviewDecision> parsedDecision() {

@@ -96,6 +96,19 @@ final class OperationJson {
     return json;
   }
 
+  /** A resolution as the JSON of the {@code resolveReconciliation} signal (the Web UI's form). */
+  static String signalPayload(com.genace.client.review.ReviewResolution resolution) {
+    ObjectNode payload = JSON.createObjectNode().put("decision", resolution.decision());
+    if (resolution.remoteJobId() != null) {
+      payload.put("remoteJobId", resolution.remoteJobId());
+    }
+    payload.put("reason", resolution.reason()).put("resolvedBy", resolution.resolver());
+    if (!resolution.approvals().isEmpty()) {
+      payload.set("approvals", JSON.valueToTree(resolution.approvals()));
+    }
+    return payload.toString();
+  }
+
   /**
    * The stored JSON as shown: every pre-signed URL's query (its credentials) redacted ({@link
    * PresignedUrls}), wherever it lies (a snapshot's outputs, evidence, a transition's details).

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     description =
         "Inspect operations, resolve reviews, cancel operations, pause and resume dispatch, set the fleet's"
-            + " configuration version, report what was spent, recover after a restore.",
+            + " configuration version, report what was spent, recover after a restore, register who may approve spending again.",
     subcommands = {
       ListCommand.class,
       ShowCommand.class,
@@ -19,7 +19,8 @@ import picocli.CommandLine.Command;
       DispatchPauseCommands.Resume.class,
       ConfigVersionCommand.class,
       SpendCommand.class,
-      RecoverCommand.class
+      RecoverCommand.class,
+      ApproversCommand.class
     })
 public final class OpsCommand implements Runnable {
 

@@ -69,8 +69,18 @@ final class ResolveCommand implements java.util.concurrent.Callable<Integer> {
   @Option(
       names = "--by",
       paramLabel = "NAME",
-      description = "Who resolves it (default: $USER, or 'operator').")
+      description =
+          "Who resolves it (default: $USER, or 'operator'); with GENACE_OPERATOR_KEY, the approver"
+              + " the key is registered under.")
   String by;
+
+  @Option(
+      names = "--print-payload",
+      description =
+          "Print the resolution as the JSON of the resolveReconciliation signal (signed with"
+              + " GENACE_OPERATOR_KEY when it spends again), to paste into the Web UI's Send a"
+              + " Signal; send nothing.")
+  boolean printPayload;
 
   static final class Decision {
     @Option(
@@ -126,15 +136,25 @@ final class ResolveCommand implements java.util.concurrent.Callable<Integer> {
     }
     java.util.List<OperationSelection> selections =
         bulk.selections(spec.commandLine(), java.util.List.of(Phase.IN_REVIEW), false);
+    if (printPayload) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--print-payload prints one operation's: give its ID");
+    }
     ReviewDecision chosen = decision.decision();
     ReviewResolution resolution = new ReviewResolution(chosen.wire(), null, reason, resolver);
-    return BulkCommand.execute(
-        spec.commandLine(),
-        env,
-        bulk,
-        selections,
-        "resolve " + chosen.wire() + " by " + resolver,
-        (client, row) -> send(client, row.operationId(), resolution));
+    ApprovalSigner signer = ApprovalSigner.fromEnvironment(env);
+    try (LedgerAccess access = LedgerAccess.open(env)) {
+      // Each operation's own approval: its id and the digest of its own evidence.
+      return BulkCommand.execute(
+          spec.commandLine(),
+          env,
+          bulk,
+          selections,
+          "resolve " + chosen.wire() + " by " + resolver + (signer.hasKey() ? " (signed)" : ""),
+          (client, row) ->
+              send(
+                  client, row.operationId(), signer.signed(resolution, row.operationId(), access)));
+    }
   }
 
   /** One operation's resolution, as the workflow answers it: the bulk command's action. */
@@ -150,17 +170,25 @@ final class ResolveCommand implements java.util.concurrent.Callable<Integer> {
   }
 
   private void resolveOne(String resolver) {
-    OperationRow row;
-    try (LedgerAccess access = LedgerAccess.open(env)) {
-      row = access.ledger(ledger -> ledger.get(operationId));
-    }
-    if (row.phase() != Phase.IN_REVIEW) {
-      throw new IllegalStateException(
-          "operation " + operationId + " is not in review (phase " + row.phase().wire() + ")");
-    }
     ReviewDecision chosen = decision.decision();
-    ReviewResolution resolution =
-        new ReviewResolution(chosen.wire(), decision.foundRemoteJob, reason, resolver);
+    ReviewResolution resolution;
+    try (LedgerAccess access = LedgerAccess.open(env)) {
+      OperationRow row = access.ledger(ledger -> ledger.get(operationId));
+      if (row.phase() != Phase.IN_REVIEW) {
+        throw new IllegalStateException(
+            "operation " + operationId + " is not in review (phase " + row.phase().wire() + ")");
+      }
+      resolution =
+          ApprovalSigner.fromEnvironment(env)
+              .signed(
+                  new ReviewResolution(chosen.wire(), decision.foundRemoteJob, reason, resolver),
+                  operationId,
+                  access);
+    }
+    if (printPayload) {
+      spec.commandLine().getOut().println(OperationJson.signalPayload(resolution));
+      return;
+    }
     String answer;
     try (TemporalConnection temporal =
         TemporalConnection.open(TemporalSettings.fromEnvironment(env.variables()))) {

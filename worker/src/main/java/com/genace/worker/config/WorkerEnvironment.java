@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Reads a {@link WorkerConfig} from the environment and validates it: each variable's form and
@@ -80,7 +81,10 @@ final class WorkerEnvironment {
                 read.flag("GENACE_AUTO_RECONCILE").orElse(true),
                 read.seconds("GENACE_EVIDENCE_SEARCH_SECONDS", 0, 120)
                     .orElse(ReviewSettings.DEFAULT_SEARCH_WINDOW),
-                ReviewSettings.DEFAULT_SEARCH_INTERVAL),
+                ReviewSettings.DEFAULT_SEARCH_INTERVAL,
+                read.integer("GENACE_TWO_PERSON_CREDITS", 0, Integer.MAX_VALUE)
+                    .map(OptionalLong::of)
+                    .orElse(OptionalLong.empty())),
             // A large artifact legitimately takes long: its body is bounded by inactivity, and
             // by an overall cap that defaults to the delivery attempt's start-to-close timeout.
             read.seconds("GENACE_DOWNLOAD_STALL_SECONDS", 1, MAX_STALL_SECONDS)

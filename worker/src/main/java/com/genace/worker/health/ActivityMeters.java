@@ -76,6 +76,11 @@ final class ActivityMeters implements ActivityStats {
         .increment();
   }
 
+  @Override
+  public void approvalRefused(String reason) {
+    registry.counter("genace_approvals_refused", "reason", reason).increment();
+  }
+
   private void countPoll(String result) {
     registry.counter("genace_polls", "result", result).increment();
   }

@@ -73,6 +73,9 @@ final class MetricHelp implements MeterFilter {
               "review resolutions recorded by this worker, by who resolved (reconciler or operator)"),
           Map.entry("genace_review_resolutions_refused", "review resolutions the workflow refused"),
           Map.entry(
+              "genace_approvals_refused",
+              "not_submitted decisions refused for their approval, by reason"),
+          Map.entry(
               "genace_operations_cancelled",
               "operations cancelled (the cancel update or Temporal's own), by the workflow"),
           Map.entry(

@@ -82,6 +82,16 @@ public final class StatusDocument {
           s.phases().forEach((phase, n) -> phases.put(phase.wire(), n));
         });
     status.put("artifact_store", state.artifactStoreProblem().orElse("ok"));
+    state
+        .spendingGuarded()
+        .ifPresentOrElse(
+            guarded ->
+                status.put(
+                    "spending",
+                    guarded
+                        ? "guarded: not_submitted needs a signed approval"
+                        : "unguarded: no approver registered (ops approvers add)"),
+            () -> status.putNull("spending"));
     ObjectNode sweeper =
         status
             .putObject("orphan_sweeper")

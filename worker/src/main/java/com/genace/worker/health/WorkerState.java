@@ -50,6 +50,7 @@ public final class WorkerState
   private volatile Optional<ConfigVersion> fleetConfigVersion = Optional.empty();
   private volatile Optional<String> temporalProblem = Optional.empty();
   private volatile Optional<String> artifactStoreProblem = Optional.empty();
+  private volatile Optional<Boolean> spendingGuarded = Optional.empty();
   private volatile String startupProblem = "starting";
   private volatile boolean draining;
   private volatile Optional<LocalPause> localPause = Optional.empty();
@@ -154,6 +155,21 @@ public final class WorkerState
   /** Why the artifact store does not answer its bounded check now (empty while it does). */
   public void artifactStore(Optional<String> problem) {
     artifactStoreProblem = problem;
+  }
+
+  /**
+   * Whether a {@code not_submitted} needs a signed approval (an approver is registered); returns
+   * whether that changed, so the caller logs each change once.
+   */
+  public boolean spendingGuarded(boolean guarded) {
+    Optional<Boolean> before = spendingGuarded;
+    spendingGuarded = Optional.of(guarded);
+    return !before.equals(spendingGuarded);
+  }
+
+  /** Empty until the ledger was read. */
+  public Optional<Boolean> spendingGuarded() {
+    return spendingGuarded;
   }
 
   public Optional<String> artifactStoreProblem() {
