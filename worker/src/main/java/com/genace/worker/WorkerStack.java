@@ -15,6 +15,7 @@ import com.genace.activities.ledger.LedgerStatistics;
 import com.genace.activities.ledger.OperationsLedger;
 import com.genace.activities.observation.PollLoop;
 import com.genace.client.TaskQueues;
+import com.genace.client.connection.PayloadKeys;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.fleet.FleetConfiguration;
 import com.genace.worker.health.ActivityCounting;
@@ -136,14 +137,14 @@ final class WorkerStack implements AutoCloseable {
               "the artifact store",
               ArtifactStores.open(config.artifacts(), System.getenv(), config.s3Timeouts()),
               ArtifactStore::close);
-      WorkflowClient client =
-          WorkflowClient.newInstance(
-              stubs,
-              WorkflowClientOptions.newBuilder()
-                  .setNamespace(config.temporalNamespace())
-                  .setIdentity(config.workerId())
-                  .setInterceptors(TemporalTracing.clientInterceptor(openTelemetry))
-                  .build());
+      WorkflowClientOptions.Builder clientOptions =
+          WorkflowClientOptions.newBuilder()
+              .setNamespace(config.temporalNamespace())
+              .setIdentity(config.workerId())
+              .setInterceptors(TemporalTracing.clientInterceptor(openTelemetry));
+      // Every payload this worker writes is encrypted; one it cannot decrypt fails its task.
+      clientOptions.setDataConverter(PayloadKeys.dataConverter(config.temporal().payloadKeys()));
+      WorkflowClient client = WorkflowClient.newInstance(stubs, clientOptions.build());
       this.factory =
           opened.add(
               "the Temporal worker factory",

@@ -88,6 +88,7 @@ public final class GenerationConnection implements AutoCloseable {
       WorkflowClientOptions.Builder clientOptions) {
     WorkflowServiceStubs stubs = stubs(settings, stubOptions);
     requireReachable(stubs, settings.address());
+    clientOptions.setDataConverter(PayloadKeys.dataConverter(settings.payloadKeys()));
     return new GenerationConnection(
         stubs,
         WorkflowClient.newInstance(

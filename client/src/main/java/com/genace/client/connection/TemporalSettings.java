@@ -18,6 +18,8 @@ import java.util.Optional;
  * @param apiKeyFile a file holding that key instead, read again when it changes
  * @param tlsFiles the client certificate and key (mutual TLS) and the CA to trust, if given
  * @param serverName the name to expect in the server's certificate, when not the address's host
+ * @param payloadKeys the payload codec's keys ({@code GENACE_PAYLOAD_KEYS}): every payload this
+ *     client writes is encrypted, and it decrypts what those keys encrypted
  */
 public record TemporalSettings(
     String address,
@@ -26,7 +28,8 @@ public record TemporalSettings(
     Optional<String> apiKey,
     Optional<Path> apiKeyFile,
     TlsFiles tlsFiles,
-    Optional<String> serverName) {
+    Optional<String> serverName,
+    Optional<PayloadKeys> payloadKeys) {
 
   public static final String ADDRESS = "TEMPORAL_ADDRESS";
   public static final String NAMESPACE = "TEMPORAL_NAMESPACE";
@@ -49,7 +52,15 @@ public record TemporalSettings(
 
   /** Without key file, TLS files or server name. */
   public TemporalSettings(String address, String namespace, boolean tls, Optional<String> apiKey) {
-    this(address, namespace, tls, apiKey, Optional.empty(), NO_FILES, Optional.empty());
+    this(
+        address,
+        namespace,
+        tls,
+        apiKey,
+        Optional.empty(),
+        NO_FILES,
+        Optional.empty(),
+        Optional.empty());
   }
 
   public static final String DEFAULT_ADDRESS = "127.0.0.1:7233";
@@ -94,7 +105,15 @@ public record TemporalSettings(
             || files.clientCertificate()
             || files.caFile().isPresent()
             || serverName.isPresent();
-    return new TemporalSettings(address, namespace, tls, apiKey, apiKeyFile, files, serverName);
+    return new TemporalSettings(
+        address,
+        namespace,
+        tls,
+        apiKey,
+        apiKeyFile,
+        files,
+        serverName,
+        PayloadKeys.fromEnvironment(env));
   }
 
   private static Optional<String> value(Map<String, String> env, String name) {
