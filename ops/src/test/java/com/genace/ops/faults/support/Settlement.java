@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.genace.client.GenerationWorkflow;
 import com.genace.client.review.ReviewResolution;
+import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.api.workflow.v1.PendingActivityInfo;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -157,7 +160,7 @@ public final class Settlement {
       return "no ledger row";
     }
     if (!row.terminal()) {
-      return "ledger phase " + row.phase();
+      return "ledger phase " + row.phase() + ", " + pendingActivities(id);
     }
     WorkflowExecutionStatus status;
     try {
@@ -172,6 +175,51 @@ public final class Settlement {
       return missingArtifact(row.manifest().orElse("{}"));
     }
     return null;
+  }
+
+  /**
+   * What the run waits on, for a drill that failed: each pending activity's type, attempt, state,
+   * last worker and last failure.
+   */
+  private String pendingActivities(String id) {
+    try {
+      List<PendingActivityInfo> pending =
+          stack
+              .connection
+              .workflowClient()
+              .getWorkflowServiceStubs()
+              .blockingStub()
+              .describeWorkflowExecution(
+                  DescribeWorkflowExecutionRequest.newBuilder()
+                      .setNamespace(stack.connection.workflowClient().getOptions().getNamespace())
+                      .setExecution(
+                          WorkflowExecution.newBuilder()
+                              .setWorkflowId(GenerationWorkflow.workflowId(id)))
+                      .build())
+              .getPendingActivitiesList();
+      if (pending.isEmpty()) {
+        return "no activity pending";
+      }
+      List<String> described = new ArrayList<>();
+      for (PendingActivityInfo activity : pending) {
+        described.add(
+            activity.getActivityType().getName()
+                + " attempt "
+                + activity.getAttempt()
+                + " "
+                + activity.getState()
+                + " on "
+                + (activity.getLastWorkerIdentity().isEmpty()
+                    ? "no worker yet"
+                    : activity.getLastWorkerIdentity())
+                + (activity.hasLastFailure()
+                    ? " after " + activity.getLastFailure().getMessage()
+                    : ""));
+      }
+      return "pending " + String.join("; ", described);
+    } catch (RuntimeException e) {
+      return "pending activities unknown: " + e.getMessage();
+    }
   }
 
   /** Null when every artifact of the manifest is stored with its size and sha256. */
