@@ -52,6 +52,16 @@ public final class LedgerView {
    */
   private final Map<String, TreeMap<Long, Long>> revisionsSeen = new HashMap<>();
 
+  /**
+   * Forgets what was seen on the rows: after a restore from a backup, the one step back a revision
+   * may legitimately take, the rows and transition ids start again from the dump's.
+   */
+  public void forgetRevisionsSeen() {
+    synchronized (revisionsSeen) {
+      revisionsSeen.clear();
+    }
+  }
+
   public LedgerView(PostgresServer server) {
     this.server = server;
   }
