@@ -8,6 +8,7 @@ import io.temporal.payload.codec.PayloadCodecException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.List;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
@@ -85,8 +86,8 @@ public final class EncryptionCodec implements PayloadCodec {
     if (data.length < NONCE_BYTES + TAG_BITS / 8) {
       throw new PayloadCodecException("encrypted payload of key '" + id + "' is truncated");
     }
-    byte[] nonce = java.util.Arrays.copyOfRange(data, 0, NONCE_BYTES);
-    byte[] sealed = java.util.Arrays.copyOfRange(data, NONCE_BYTES, data.length);
+    byte[] nonce = Arrays.copyOfRange(data, 0, NONCE_BYTES);
+    byte[] sealed = Arrays.copyOfRange(data, NONCE_BYTES, data.length);
     try {
       return Payload.parseFrom(crypt(Cipher.DECRYPT_MODE, key, nonce, id, sealed));
     } catch (InvalidProtocolBufferException e) {

@@ -3,7 +3,6 @@ package com.genace.client.connection;
 import io.temporal.common.converter.CodecDataConverter;
 import io.temporal.common.converter.DataConverter;
 import io.temporal.common.converter.DefaultDataConverter;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -47,7 +46,6 @@ public final class PayloadKeys {
 
   static PayloadKeys parse(String value) {
     Map<String, SecretKey> keys = new LinkedHashMap<>();
-    List<String> ids = new ArrayList<>();
     for (String entry : value.split(",")) {
       String trimmed = entry.trim();
       int colon = trimmed.indexOf(':');
@@ -69,9 +67,9 @@ public final class PayloadKeys {
       if (keys.put(id, new SecretKeySpec(key, "AES")) != null) {
         throw new IllegalArgumentException(VARIABLE + ": the id '" + id + "' is given twice");
       }
-      ids.add(id);
     }
-    return new PayloadKeys(ids.get(0), keys);
+    // In the variable's order: the first encrypts.
+    return new PayloadKeys(keys.keySet().iterator().next(), keys);
   }
 
   /**

@@ -4,10 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.genace.client.GenerationWorkflow;
 import com.genace.client.review.ReviewResolution;
-import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.workflow.v1.PendingActivityInfo;
-import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
+import io.temporal.client.WorkflowExecutionDescription;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,12 +98,15 @@ public final class Settlement {
   }
 
   private WorkflowExecutionStatus workflowStatus(String operationId) {
+    return describe(operationId).getStatus();
+  }
+
+  private WorkflowExecutionDescription describe(String operationId) {
     return stack
         .connection
         .workflowClient()
         .newUntypedWorkflowStub(GenerationWorkflow.workflowId(operationId))
-        .describe()
-        .getStatus();
+        .describe();
   }
 
   private DrillFigures count(double seconds) throws SQLException {
@@ -184,19 +186,7 @@ public final class Settlement {
   private String pendingActivities(String id) {
     try {
       List<PendingActivityInfo> pending =
-          stack
-              .connection
-              .workflowClient()
-              .getWorkflowServiceStubs()
-              .blockingStub()
-              .describeWorkflowExecution(
-                  DescribeWorkflowExecutionRequest.newBuilder()
-                      .setNamespace(stack.connection.workflowClient().getOptions().getNamespace())
-                      .setExecution(
-                          WorkflowExecution.newBuilder()
-                              .setWorkflowId(GenerationWorkflow.workflowId(id)))
-                      .build())
-              .getPendingActivitiesList();
+          describe(id).getRawDescription().getPendingActivitiesList();
       if (pending.isEmpty()) {
         return "no activity pending";
       }
