@@ -2,7 +2,9 @@
 # The browser tier (docs/real-temporal.md, "Resolving a review from the Web UI"): `./genace dev`
 # (the Temporal dev server with its Web UI, the CLI from the user's cache or installed there on
 # first use), a `./genace worker`, and headless Chromium driven by Selenium
-# (scripts/webui/operator_journey.py) through an operator's journey: the sweeper's Schedule, a
+# (scripts/webui/operator_journey.py) through an operator's journey on encrypted payloads
+# (GENACE_PAYLOAD_KEYS; ./genace dev's codec server decodes them): the sweeper's Schedule, an
+# input decoded in the UI and encrypted in the raw history, a
 # review found with GenaceNeedsReview = true, resolved with More Actions -> Send a Signal, a
 # malformed resolution refused, an operation held in dispatch cancelled with Request Cancellation.
 # Prints each step and "N passed, 0 failed"; exits 1 when a step fails.
@@ -55,6 +57,10 @@ mkdir -p "$SHOTS"
 
 read -r TEMPORAL_PORT UI_PORT SIM_PORT STATUS_PORT < <(free_ports 4)
 cd "$ROOT"
+# Every payload encrypted, as in a deployment that holds prompts: ./genace dev then runs a codec
+# server for its Web UI, and the worker and the journey's ./genace calls hold the same key.
+GENACE_PAYLOAD_KEYS="webui-1:$(head -c 32 /dev/urandom | base64)"
+export GENACE_PAYLOAD_KEYS
 log "./genace dev (Temporal dev server on $TEMPORAL_PORT, Web UI on $UI_PORT, simulator on $SIM_PORT)"
 ./genace dev --temporal-port "$TEMPORAL_PORT" --ui-port "$UI_PORT" --simulator-port "$SIM_PORT" \
   >"$WORK/dev.out" 2>"$WORK/dev.err" &
@@ -63,6 +69,12 @@ wait_for 180 grep -q '^export TEMPORAL_UI=' "$WORK/dev.out" || fail "./genace de
 grep -q "^Web UI:    http://127.0.0.1:$UI_PORT" "$WORK/dev.out" && pass "./genace dev prints the Web UI's address" \
   || fail "no Web UI line in ./genace dev's output"
 eval "$(grep '^export' "$WORK/dev.out")"
+GENACE_CODEC_ENDPOINT="$(sed -n 's/^Codec: *\(http[^ ]*\).*/\1/p' "$WORK/dev.out")"
+[[ -n "$GENACE_CODEC_ENDPOINT" ]] && pass "./genace dev runs a codec server for its Web UI ($GENACE_CODEC_ENDPOINT)" \
+  || fail "no Codec line in ./genace dev's output, though GENACE_PAYLOAD_KEYS is set"
+TEMPORAL_CLI="$(sed -n 's/^starting Temporal (\(.*\) server start-dev)\.\.\.$/\1/p' "$WORK/dev.err")"
+[[ -x "$TEMPORAL_CLI" ]] || fail "no Temporal CLI named in ./genace dev's stderr"
+export GENACE_CODEC_ENDPOINT TEMPORAL_CLI
 export GENACE_STATUS_ADDR="127.0.0.1:$STATUS_PORT" GENACE_WORKER_ID=webui-worker GENACE_DRAIN_SECONDS=5
 log "./genace worker"
 ./genace worker >"$WORK/worker.log" 2>&1 &

@@ -1,7 +1,8 @@
 """An operator's journey through the Temporal Web UI, in a real browser (scripts/webui-tier.sh).
 
 Against `./genace dev` (the Temporal dev server and its Web UI) and a `./genace worker`, as an
-operator would: find the reviews with the query `GenaceNeedsReview = true`, open one, read its
+operator would, on histories whose payloads are encrypted: see an input decoded by the codec
+server, find the reviews with the query `GenaceNeedsReview = true`, open one, read its
 reason and evidence in the current details, resolve it with the signal `resolveReconciliation`
 through More Actions -> Send a Signal, see a malformed resolution refused in the details, and
 cancel an operation held in dispatch with Request Cancellation. The ledger (`./genace ops show`)
@@ -11,10 +12,13 @@ Every step prints one line; a failed step saves a screenshot, prints why and exi
 line is "N passed, 0 failed".
 
 Environment: GENACE_ROOT (the repository), TEMPORAL_UI (the Web UI's address), GENACE_BASE_URL
-(the simulator) and what `./genace ops` needs (DATABASE_URL...), WEBUI_SCREENSHOTS (a directory),
+(the simulator) and what `./genace ops` needs (DATABASE_URL...), GENACE_PAYLOAD_KEYS with
+GENACE_CODEC_ENDPOINT (./genace dev's codec server) and TEMPORAL_CLI and TEMPORAL_ADDRESS (to read
+the raw history), WEBUI_SCREENSHOTS (a directory),
 CHROMIUM and CHROMEDRIVER (default Debian's /usr/bin/chromium and /usr/bin/chromedriver).
 """
 
+import base64
 import contextlib
 import json
 import os
@@ -35,6 +39,10 @@ ROOT = os.environ["GENACE_ROOT"]
 UI = os.environ["TEMPORAL_UI"].rstrip("/")
 SIMULATOR = os.environ["GENACE_BASE_URL"].rstrip("/")
 SHOTS = os.environ["WEBUI_SCREENSHOTS"]
+# Payloads are encrypted (GENACE_PAYLOAD_KEYS): ./genace dev's codec server decodes them for the
+# Web UI and for the CLI given --codec-endpoint.
+CODEC = os.environ["GENACE_CODEC_ENDPOINT"]
+TEMPORAL_CLI = os.environ["TEMPORAL_CLI"]
 REVIEWS_QUERY = "GenaceNeedsReview = true"
 SIGNAL = "resolveReconciliation"
 # Chromium's own calls home (component updates, sync, field trials) are refused by a closed
@@ -141,6 +149,44 @@ def review_waiting(operation_id):
     wait_until(f"{operation_id} in review", lambda: phase_of(operation_id) == "in_review")
 
 
+def temporal_show(workflow_id, *args):
+    """The history as `temporal workflow show --output json` prints it, the CLI of ./genace dev."""
+    done = subprocess.run(
+        [TEMPORAL_CLI, "workflow", "show", "--workflow-id", workflow_id, "--output", "json",
+         "--address", os.environ["TEMPORAL_ADDRESS"], *args],
+        capture_output=True, text=True, timeout=60,
+    )
+    if done.returncode != 0:
+        raise StepFailed(f"temporal workflow show exited {done.returncode}: {done.stderr.strip()}")
+    return done.stdout
+
+
+def clear_by_design(path):
+    return ("searchAttributes" in path
+            or path.endswith("/header/fields/_tracer-data")
+            or path in ("/events/markerRecordedEventAttributes/details/changeId/payloads",
+                        "/events/markerRecordedEventAttributes/details/version/payloads"))
+
+
+def payloads_of(history_json):
+    """(path, encoding, data as text) of every payload in a history the CLI printed in JSON."""
+    found = []
+
+    def walk(node, path):
+        if isinstance(node, dict):
+            if "metadata" in node and "data" in node and "encoding" in node["metadata"]:
+                found.append((path, base64.b64decode(node["metadata"]["encoding"]).decode(),
+                              base64.b64decode(node["data"]).decode("utf-8", "replace")))
+            for key, value in node.items():
+                walk(value, path + "/" + key)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value, path)
+
+    walk(json.loads(history_json), "")
+    return found
+
+
 # -- the browser ------------------------------------------------------------------------------------
 
 
@@ -204,6 +250,14 @@ class Browser:
         workflow_id = urllib.parse.quote("generation/" + operation_id, safe="")
         self.open("/namespaces/default/workflows/" + workflow_id)
         self.visible(f"//h1[@data-testid='workflow-id-heading' and contains(., 'generation/{operation_id}')]")
+
+    def page_showing(self, needle, timeout=60):
+        """The page's whole text once it shows needle (payloads are decoded after the page loads)."""
+        def read():
+            text = self.driver.find_element(By.TAG_NAME, "body").get_attribute("innerText")
+            return text if needle in text else None
+
+        return wait_until(f"the page showing {needle!r}", read, timeout, every=1)
 
     def status_is(self, status):
         self.visible(f"//*[@data-testid='execution-status' and normalize-space(.)='{status}']", timeout=60)
@@ -325,6 +379,30 @@ def journey(browser):
                "--operation-id", "webui-fine")
         wait_until("webui-fine delivered", lambda: phase_of("webui-fine") == "delivered")
         review_waiting("webui-found")
+
+    with step("the history holds webui-fine's prompt encrypted: the CLI without the codec sees"
+              " binary/encrypted, with --codec-endpoint the prompt", browser):
+        raw = payloads_of(temporal_show("generation/webui-fine"))
+        if any("a red fox" in data for _, _, data in raw):
+            raise StepFailed("`temporal workflow show --output json` without the codec shows the prompt")
+        # What stays clear by design (docs/security.md): search attributes (the Web UI's list
+        # queries them), the SDK's version markers (a change id and a number) and the tracing
+        # header (span ids); nothing else does.
+        clear = [(path, data) for path, encoding, data in raw
+                 if encoding != "binary/encrypted" and not clear_by_design(path)]
+        if not raw or clear:
+            raise StepFailed(f"payloads in clear without the codec: {clear}")
+        decoded = payloads_of(temporal_show("generation/webui-fine", "--codec-endpoint", CODEC))
+        if not any("a red fox" in data for _, _, data in decoded):
+            raise StepFailed(f"with --codec-endpoint {CODEC} the CLI does not show the prompt")
+        sealed = sum(1 for _, encoding, _ in raw if encoding == "binary/encrypted")
+        log(f"{len(raw)} payloads in the history: {sealed} binary/encrypted, the others search"
+            " attributes, version markers and tracing headers")
+
+    with step("the Web UI shows webui-fine's input decoded through the codec server", browser):
+        browser.workflow_page("webui-fine")
+        browser.page_showing("a red fox")
+        browser.screenshot("00b-decoded-input", height=1400)
 
     with step(f"the list filtered by {REVIEWS_QUERY} shows webui-found and not webui-fine", browser):
         def listed():

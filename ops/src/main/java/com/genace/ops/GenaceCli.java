@@ -1,6 +1,7 @@
 package com.genace.ops;
 
 import com.genace.ops.bench.BenchCommand;
+import com.genace.ops.codec.CodecServerCommand;
 import com.genace.ops.db.DbCommand;
 import com.genace.ops.demo.DemoCommand;
 import com.genace.ops.dev.DevCommand;
@@ -31,7 +32,8 @@ import picocli.CommandLine.Command;
       OpsCommand.class,
       DbCommand.class,
       SimulatorCommand.class,
-      BenchCommand.class
+      BenchCommand.class,
+      CodecServerCommand.class
     })
 public final class GenaceCli implements Runnable {
 

@@ -49,6 +49,7 @@ class GenaceCliTest {
         "dev",
         "submit",
         "simulator",
+        "codec-server",
         "ops list",
         "ops show",
         "ops resolve",

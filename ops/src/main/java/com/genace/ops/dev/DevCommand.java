@@ -3,9 +3,11 @@ package com.genace.ops.dev;
 import com.genace.activities.db.Database;
 import com.genace.activities.db.DatabaseConfig;
 import com.genace.activities.db.DatabaseUrl;
+import com.genace.client.connection.PayloadKeys;
 import com.genace.ops.Environment;
 import com.genace.ops.ForegroundServices;
 import com.genace.ops.TemporaryFiles;
+import com.genace.ops.codec.CodecServer;
 import com.genace.ops.db.DbCommand;
 import com.genace.ops.simulator.SimulatorCommand;
 import com.genace.ops.temporal.LocalTemporalServer;
@@ -14,11 +16,14 @@ import com.genace.testkit.simulator.GenaceSimulator;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -122,13 +127,19 @@ public final class DevCommand implements Runnable {
       services.add(() -> TemporaryFiles.deleteRecursively(home));
       String temporalAddress;
       String webUi = null;
+      Optional<CodecServer> codec = Optional.empty();
       if (cli.isPresent()) {
+        codec = codecServer(services);
         err.println("starting Temporal (" + cli.get() + " server start-dev)...");
         err.flush();
         TemporalCliServer server =
             services.add(
                 TemporalCliServer.start(
-                    cli.get(), temporalPort, uiPort, home.resolve("temporal.log")));
+                    cli.get(),
+                    temporalPort,
+                    uiPort,
+                    codec.map(CodecServer::endpoint),
+                    home.resolve("temporal.log")));
         temporalAddress = "127.0.0.1:" + temporalPort;
         webUi = server.webUi();
       } else {
@@ -171,6 +182,14 @@ public final class DevCommand implements Runnable {
         out.println("Temporal:  " + temporalAddress + " (temporal server start-dev)");
         out.println("Web UI:    " + webUi);
         out.println("Reviews:   " + reviewsPage(webUi) + "   (" + REVIEWS_QUERY + ")");
+        codec.ifPresent(
+            server ->
+                out.println(
+                    "Codec:     "
+                        + server.endpoint()
+                        + " (the Web UI decodes the payloads of "
+                        + PayloadKeys.VARIABLE
+                        + " through it)"));
       }
       out.println("Simulator: " + simulator.baseUrl() + " (any non-blank API key is accepted)");
       SimulatorCommand.describeEndpoints(out, simulator.baseUrl().toString(), "           ");
@@ -181,6 +200,23 @@ public final class DevCommand implements Runnable {
     } catch (IOException e) {
       throw new UncheckedIOException("could not prepare the dev stack's files", e);
     }
+  }
+
+  /**
+   * With {@value PayloadKeys#VARIABLE} set, payloads are encrypted: a codec server on loopback, let
+   * in from the Web UI's origin, shows them decoded there. It takes no token: the dev server's UI
+   * has no login to pass one from.
+   */
+  private Optional<CodecServer> codecServer(ForegroundServices services) {
+    Optional<PayloadKeys> keys = PayloadKeys.fromEnvironment(env.variables());
+    return keys.map(
+        present ->
+            services.add(
+                CodecServer.start(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                    present,
+                    Set.of("http://127.0.0.1:" + uiPort, "http://localhost:" + uiPort),
+                    Optional.empty())));
   }
 
   private String database(ForegroundServices services) {

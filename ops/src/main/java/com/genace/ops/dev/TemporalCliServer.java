@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -35,17 +36,20 @@ public final class TemporalCliServer implements AutoCloseable {
     this.uiPort = uiPort;
   }
 
-  static TemporalCliServer start(Path cli, int port, int uiPort, Path log) {
-    return launch(cli, port, uiPort, log);
+  /** With the Web UI on {@code uiPort}, decoding payloads through {@code codecEndpoint} if any. */
+  static TemporalCliServer start(
+      Path cli, int port, int uiPort, Optional<String> codecEndpoint, Path log) {
+    return launch(cli, port, uiPort, codecEndpoint, log);
   }
 
   /** Without the Web UI (in memory, as every dev server here): for a bench, which needs no UI. */
   public static TemporalCliServer startHeadless(Path cli, int port, Path log) {
-    return launch(cli, port, null, log);
+    return launch(cli, port, null, Optional.empty(), log);
   }
 
   /** With the Web UI on {@code uiPort}, or headless when it is null. */
-  private static TemporalCliServer launch(Path cli, int port, Integer uiPort, Path log) {
+  private static TemporalCliServer launch(
+      Path cli, int port, Integer uiPort, Optional<String> codecEndpoint, Path log) {
     List<String> command = new ArrayList<>();
     command.addAll(
         List.of(
@@ -60,6 +64,7 @@ public final class TemporalCliServer implements AutoCloseable {
       command.add("--headless");
     } else {
       command.addAll(List.of("--ui-port", Integer.toString(uiPort), "--ui-disable-news-fetch"));
+      codecEndpoint.ifPresent(endpoint -> command.addAll(List.of("--ui-codec-endpoint", endpoint)));
     }
     for (Map.Entry<String, ?> attribute : SearchAttributes.ALL.entrySet()) {
       command.add("--search-attribute");
