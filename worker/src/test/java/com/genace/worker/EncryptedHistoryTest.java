@@ -1,6 +1,7 @@
 package com.genace.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.genace.activities.ledger.OperationsLedger;
@@ -8,14 +9,21 @@ import com.genace.activities.testing.DatabaseExtension;
 import com.genace.client.GenerationClient;
 import com.genace.client.GenerationRequest;
 import com.genace.client.GenerationWorkflow;
+import com.genace.client.ResolutionRefusedException;
+import com.genace.client.connection.EncryptionCodec;
 import com.genace.client.connection.PayloadKeys;
 import com.genace.client.model.Phase;
+import com.genace.client.review.ReviewResolution;
 import com.genace.testkit.simulator.GenaceSimulator;
 import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.support.GenerationHarness;
 import com.genace.worker.support.TestEnvironment;
 import com.genace.worker.temporal.TemporalTarget;
 import com.genace.worker.temporal.WorkflowTaskFailures;
+import com.google.protobuf.Descriptors;
+import com.google.protobuf.Message;
+import io.temporal.api.common.v1.Payload;
+import io.temporal.api.history.v1.History;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
@@ -23,6 +31,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
@@ -33,8 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code GENACE_PAYLOAD_KEYS}: every payload the worker and the client write is encrypted, so a
- * prompt never lies in clear in Temporal's history, while search attributes stay readable; a worker
- * without the key fails the workflow task, loudly, and does nothing with the operation.
+ * prompt never lies in clear in Temporal's history (nor a signal's, an update's or a failure's
+ * payload), while search attributes stay readable; a worker without the key fails the workflow
+ * task, loudly, and does nothing with the operation.
  */
 @ExtendWith(DatabaseExtension.class)
 class EncryptedHistoryTest {
@@ -122,6 +133,97 @@ class EncryptedHistoryTest {
         .as("the application's own database keeps the request")
         .contains(PROMPT);
     assertThat(simulator.stats().postsFor("op-sealed")).isEqualTo(1);
+  }
+
+  @Test
+  void signals_updates_and_failures_are_sealed_too_and_only_what_the_docs_list_stays_clear()
+      throws Exception {
+    try (WorkerProcess process = worker(true)) {
+      simulator.setFaults(simulator.faults().withRate5xx(1.0));
+      keyed.start(request("op-reviewed"));
+      await()
+          .atMost(Duration.ofMinutes(1))
+          .until(() -> keyed.describe("op-reviewed").awaitsOperator());
+      keyed.signalResolution(
+          "op-reviewed", new ReviewResolution("guess", null, "a secret typo", "alice"));
+      await().until(() -> !keyed.describe("op-reviewed").rejectedResolutions().isEmpty());
+      // Accepted, then refused on Genace's answer: the update's failure lies in the history.
+      assertThatThrownBy(
+              () ->
+                  keyed.resolve(
+                      "op-reviewed",
+                      new ReviewResolution(
+                          "found_remote_job", "gen_unknown", "a secret guess", "alice")))
+          .isInstanceOf(ResolutionRefusedException.class);
+      keyed.resolve(
+          "op-reviewed", new ReviewResolution("abandon", null, "a secret reason", "alice"));
+      await()
+          .atMost(Duration.ofMinutes(1))
+          .until(
+              () ->
+                  ledger.find("op-reviewed").map(r -> r.phase() == Phase.ABANDONED).orElse(false));
+    }
+
+    History history =
+        temporal
+            .getWorkflowClient()
+            .fetchHistory(GenerationWorkflow.workflowId("op-reviewed"))
+            .getHistory();
+    Map<String, Payload> payloads = new LinkedHashMap<>();
+    collect(history, "", payloads);
+    assertThat(payloads.keySet())
+        .as("the signal's, the update's and a failure's payloads are in the history")
+        .anyMatch(path -> path.contains("workflow_execution_signaled"))
+        .anyMatch(path -> path.contains("workflow_execution_update_accepted"))
+        .anyMatch(path -> path.contains("failure"));
+    assertThat(payloads)
+        .allSatisfy(
+            (path, payload) -> {
+              if (!clearByDesign(path)) {
+                assertThat(payload.getMetadataMap().get("encoding").toStringUtf8())
+                    .as(path)
+                    .isEqualTo(EncryptionCodec.ENCODING);
+              }
+            });
+    assertThat(history.toString()).doesNotContain("a secret");
+  }
+
+  /** What docs/security.md lists as staying clear: none of it comes from a request. */
+  private static boolean clearByDesign(String path) {
+    return path.contains("search_attributes")
+        || path.contains("header.fields[_tracer-data]#")
+        || path.contains("marker_recorded_event_attributes.details");
+  }
+
+  /** Every payload inside {@code message}, by its field path, through protobuf's reflection. */
+  private static void collect(Message message, String path, Map<String, Payload> found) {
+    if (message instanceof Payload payload) {
+      found.put(path + "#" + found.size(), payload);
+      return;
+    }
+    for (Map.Entry<Descriptors.FieldDescriptor, Object> field : message.getAllFields().entrySet()) {
+      Descriptors.FieldDescriptor descriptor = field.getKey();
+      String at = path + "." + descriptor.getName();
+      if (descriptor.getJavaType() != Descriptors.FieldDescriptor.JavaType.MESSAGE) {
+        continue;
+      }
+      if (descriptor.isMapField()) {
+        for (Object entry : (List<?>) field.getValue()) {
+          Message pair = (Message) entry;
+          Object key = pair.getField(descriptor.getMessageType().findFieldByName("key"));
+          Object value = pair.getField(descriptor.getMessageType().findFieldByName("value"));
+          if (value instanceof Message inner) {
+            collect(inner, at + "[" + key + "]", found);
+          }
+        }
+      } else if (descriptor.isRepeated()) {
+        for (Object element : (List<?>) field.getValue()) {
+          collect((Message) element, at, found);
+        }
+      } else {
+        collect((Message) field.getValue(), at, found);
+      }
+    }
   }
 
   @Test

@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.genace.activities.ledger.TransitionRow;
 import com.genace.activities.testing.DatabaseExtension;
+import com.genace.client.GenerationClient;
 import com.genace.client.OperationResult;
 import com.genace.client.ResolutionRefusedException;
 import com.genace.client.model.Phase;
@@ -13,6 +17,8 @@ import com.genace.client.review.Approval;
 import com.genace.client.review.ApprovalKeys;
 import com.genace.client.review.ReviewResolution;
 import com.genace.worker.support.GenerationHarness;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.time.Duration;
@@ -32,6 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(DatabaseExtension.class)
 class SignedApprovalsTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path artifacts;
   private GenerationHarness harness;
@@ -103,22 +111,51 @@ class SignedApprovalsTest {
     assertThat(harness.postsFor("op-spend")).as("no second POST").isEqualTo(1);
   }
 
+  /** A client of the same namespace that calls itself {@code identity}, as any caller may. */
+  private GenerationClient clientCalled(String identity) {
+    WorkflowClient base = harness.temporal.getWorkflowClient();
+    return new GenerationClient(
+        WorkflowClient.newInstance(
+            harness.temporal.getWorkflowServiceStubs(),
+            WorkflowClientOptions.newBuilder(base.getOptions()).setIdentity(identity).build()));
+  }
+
+  private TransitionRow resolved(String operationId) {
+    return harness.ledger.history(operationId).stream()
+        .filter(t -> t.event().equals("review_resolved"))
+        .findFirst()
+        .orElseThrow();
+  }
+
   @Test
   void a_valid_approval_sends_the_second_post_and_the_audit_names_its_key() throws Exception {
     Approval approval = signed("op-spend", Instant.now().plus(Duration.ofMinutes(30)));
 
-    String answer = harness.client.resolve("op-spend", notSubmitted("whoever", approval));
+    String answer =
+        clientCalled("alice@laptop").resolve("op-spend", notSubmitted("whoever", approval));
     OperationResult result = harness.client.awaitResult("op-spend", Duration.ofMinutes(1));
 
     assertThat(answer).isEqualTo("accepted not_submitted");
     assertThat(result.phase()).isEqualTo(Phase.DELIVERED);
     assertThat(harness.postsFor("op-spend")).isEqualTo(2);
-    assertThat(harness.ledger.history("op-spend"))
-        .anySatisfy(
-            t -> {
-              assertThat(t.event()).isEqualTo("review_resolved");
-              assertThat(t.detailsJson()).contains("alice (signed)");
-            });
+    JsonNode audit = JSON.readTree(resolved("op-spend").detailsJson());
+    assertThat(audit.get("resolved_by").asText()).isEqualTo("alice (signed)");
+    assertThat(audit.get("caller").asText())
+        .as("Temporal's identity of the update's caller")
+        .isEqualTo("alice@laptop");
     harness.replayAndRecord("op-spend", "review-not-submitted-signed");
+  }
+
+  @Test
+  void a_decision_sent_by_signal_keeps_the_caller_s_identity_beside_the_payload_s_name()
+      throws Exception {
+    clientCalled("bob@desk")
+        .signalResolution(
+            "op-spend", new ReviewResolution("abandon", null, "the customer gave up", "carol"));
+
+    harness.awaitPhase("op-spend", Phase.ABANDONED);
+    JsonNode audit = JSON.readTree(resolved("op-spend").detailsJson());
+    assertThat(audit.get("resolved_by").asText()).isEqualTo("carol");
+    assertThat(audit.get("caller").asText()).isEqualTo("bob@desk");
   }
 }

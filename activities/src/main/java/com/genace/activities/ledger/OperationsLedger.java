@@ -407,6 +407,20 @@ public final class OperationsLedger {
       Optional<String> remoteJobId,
       String resolvedBy,
       String note) {
+    return resolveReview(lease, decision, remoteJobId, resolvedBy, Optional.empty(), note);
+  }
+
+  /**
+   * The same, with the Temporal identity the resolution was sent under, kept in the transition's
+   * details beside who resolved it.
+   */
+  public WriteResult resolveReview(
+      Lease lease,
+      ReviewDecision decision,
+      Optional<String> remoteJobId,
+      String resolvedBy,
+      Optional<String> caller,
+      String note) {
     requireAction(lease, NextAction.RECONCILE);
     if (decision == ReviewDecision.FOUND_REMOTE_JOB) {
       Identifiers.requireRemoteJobId(remoteJobId.orElse(null));
@@ -420,6 +434,7 @@ public final class OperationsLedger {
             .put("decision", decision.wire())
             .put("remote_job_id", jobId)
             .put("resolved_by", resolvedBy)
+            .put("caller", caller.orElse(null))
             .put("note", note)
             .toString();
     return finish(

@@ -17,6 +17,7 @@ import com.genace.client.review.ReviewResolution;
 import com.genace.workflows.model.FailureTypes;
 import com.genace.workflows.review.ReviewActivities;
 import com.genace.workflows.review.ReviewOpened;
+import io.temporal.activity.Activity;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
 import java.util.Optional;
@@ -156,6 +157,11 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
         resolver = String.join("+", approved.approvers()) + " (signed)";
       }
     }
+    Optional<String> caller =
+        resolution.claimsReconciler()
+            ? Optional.empty()
+            : ResolutionCaller.of(
+                Activity.getExecutionContext().getWorkflowClient(), operationId, resolution);
     ClaimResult claim = ledger.claim(operationId, owner, NextAction.RECONCILE);
     if (claim instanceof ClaimResult.Acquired acquired) {
       // A found job commits credits unless the operation's were committed already (a review
@@ -171,6 +177,7 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
                 decision,
                 Optional.ofNullable(resolution.remoteJobId()).map(String::trim),
                 resolver,
+                caller,
                 resolution.reason());
       } catch (IllegalArgumentException refused) {
         // The ledger will refuse it on every attempt: the review stays open for another one.
