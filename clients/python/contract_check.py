@@ -37,6 +37,8 @@ from temporalio.client import (
 from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 from temporalio.exceptions import ApplicationError, WorkflowAlreadyStartedError
 
+from genace_codec import data_converter_from_env
+
 CONTRACT = pathlib.Path(__file__).resolve().parents[2] / "docs" / "contract"
 WORKFLOW = json.loads((CONTRACT / "workflow.json").read_text())
 SCHEMAS = {p.name: json.loads(p.read_text()) for p in CONTRACT.glob("*.schema.json")}
@@ -158,7 +160,9 @@ async def main():
     parser.add_argument("--namespace", default="default")
     args = parser.parse_args()
     sim = Simulator(args.simulator)
-    ops = Operations(await Client.connect(args.temporal, namespace=args.namespace))
+    # GENACE_PAYLOAD_KEYS, when set: the worker's payload encryption (genace_codec.py).
+    ops = Operations(await Client.connect(args.temporal, namespace=args.namespace,
+                                          data_converter=data_converter_from_env()))
     run = uuid.uuid4().hex[:8]
 
     # Delivered, and a second and third start of the same id never POST again.
