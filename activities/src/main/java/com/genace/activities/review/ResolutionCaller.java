@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.genace.client.GenerationWorkflow;
 import com.genace.client.review.ResolutionPayload;
 import com.genace.client.review.ReviewResolution;
+import io.temporal.activity.Activity;
 import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
@@ -33,11 +34,11 @@ final class ResolutionCaller {
    * empty for the reconciler's own (no one sent it) or when the history cannot be read now (the
    * decision is recorded all the same, and the log says why).
    */
-  static Optional<String> of(
-      WorkflowClient client, String operationId, ReviewResolution resolution) {
-    DataConverter converter = client.getOptions().getDataConverter();
+  static Optional<String> of(String operationId, ReviewResolution resolution) {
     String found = null;
     try {
+      WorkflowClient client = Activity.getExecutionContext().getWorkflowClient();
+      DataConverter converter = client.getOptions().getDataConverter();
       for (HistoryEvent event :
           client.fetchHistory(GenerationWorkflow.WORKFLOW_ID_PREFIX + operationId).getEvents()) {
         Optional<String> identity = identityIfCarrying(event, converter, resolution);

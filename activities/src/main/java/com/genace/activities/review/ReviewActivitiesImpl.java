@@ -17,7 +17,6 @@ import com.genace.client.review.ReviewResolution;
 import com.genace.workflows.model.FailureTypes;
 import com.genace.workflows.review.ReviewActivities;
 import com.genace.workflows.review.ReviewOpened;
-import io.temporal.activity.Activity;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Clock;
 import java.util.Optional;
@@ -160,8 +159,7 @@ public final class ReviewActivitiesImpl implements ReviewActivities {
     Optional<String> caller =
         resolution.claimsReconciler()
             ? Optional.empty()
-            : ResolutionCaller.of(
-                Activity.getExecutionContext().getWorkflowClient(), operationId, resolution);
+            : ResolutionCaller.of(operationId, resolution);
     ClaimResult claim = ledger.claim(operationId, owner, NextAction.RECONCILE);
     if (claim instanceof ClaimResult.Acquired acquired) {
       // A found job commits credits unless the operation's were committed already (a review
