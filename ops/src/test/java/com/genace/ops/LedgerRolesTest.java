@@ -55,7 +55,13 @@ class LedgerRolesTest {
     CliRunner.Result show = CliRunner.run(env, "ops", "show", "op-read", "--json");
     CliRunner.Result spend = CliRunner.run(env, "ops", "spend", "--since", "1h");
     CliRunner.Result pause = CliRunner.run(env, "ops", "pause-dispatch", "--reason", "try");
+    CliRunner.Result accounts = CliRunner.run(env, "ops", "accounts", "list");
+    CliRunner.Result cap =
+        CliRunner.run(env, "ops", "accounts", "set", "default", "--max-in-flight", "1");
 
+    assertThat(accounts.exitCode()).as(accounts.err()).isZero();
+    assertThat(cap.exitCode()).as("a reader cannot cap an account").isNotZero();
+    assertThat(cap.err()).contains("permission denied");
     assertThat(list.exitCode()).as(list.err()).isZero();
     assertThat(list.out()).contains("op-read");
     assertThat(show.exitCode()).as(show.err()).isZero();
@@ -82,7 +88,10 @@ class LedgerRolesTest {
     CliRunner.Result resume = CliRunner.run(env, "ops", "resume-dispatch", "--reason", "over");
     CliRunner.Result version = CliRunner.run(env, "ops", "set-config-version", "v7");
     CliRunner.Result list = CliRunner.run(env, "ops", "list");
+    CliRunner.Result cap =
+        CliRunner.run(env, "ops", "accounts", "set", "default", "--max-in-flight", "3");
 
+    assertThat(cap.exitCode()).as(cap.err()).isZero();
     assertThat(pause.exitCode()).as(pause.err()).isZero();
     assertThat(resume.exitCode()).as(resume.err()).isZero();
     assertThat(version.exitCode()).as(version.err()).isZero();

@@ -57,6 +57,9 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
   private static final Logger log = LoggerFactory.getLogger(DispatchActivitiesImpl.class);
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** How soon a dispatch held by its account's cap tries again: a render ends in seconds. */
+  static final Duration AT_CAP_RETRY_AFTER = Duration.ofSeconds(2);
+
   private final OperationsLedger ledger;
   private final GenaceClient genace;
   private final String owner;
@@ -178,7 +181,16 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     // fleet-wide pause needs no read of its own). Otherwise the operation stays pending while the
     // allowance decides, so that waiting for credits never looks like a dispatch attempt, and the
     // pause is read before anything is written.
-    boolean submitAtOnce = !allowance.limited();
+    // A cap on an account's renders in flight is decided where the operation becomes
+    // submitting, so while any account has one the claim leaves the operation pending too.
+    boolean capped;
+    try {
+      capped = ledger.accounts().anyCapped();
+    } catch (RuntimeException e) {
+      throw ApplicationFailure.newNonRetryableFailureWithCause(
+          "dispatch failed before claiming: " + e.getMessage(), NOTHING_SENT, e);
+    }
+    boolean submitAtOnce = !allowance.limited() && !capped;
     Optional<String> closedBeforeClaim =
         submitAtOnce ? localGate.closedReason() : gate.closedReason();
     if (closedBeforeClaim.isPresent()) {
@@ -216,7 +228,24 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
             reservation.reason(),
             DispatchAllowance.retryAfter().toMillis());
       }
-      if (!submitAtOnce && ledger.markSubmitting(lease) != WriteResult.APPLIED) {
+      WriteResult marked = WriteResult.APPLIED;
+      if (capped) {
+        OperationsLedger.CapCheck check = ledger.markSubmittingWithinCap(lease, account);
+        if (check.atCap().isPresent()) {
+          // Nothing written: the operation stays pending and waits, as for credits.
+          settle(operationId, false);
+          ledger.release(lease);
+          return new DispatchResult(
+              DispatchOutcome.ALLOWANCE_EXHAUSTED,
+              null,
+              check.atCap().get(),
+              AT_CAP_RETRY_AFTER.toMillis());
+        }
+        marked = check.written();
+      } else if (!submitAtOnce) {
+        marked = ledger.markSubmitting(lease);
+      }
+      if (marked != WriteResult.APPLIED) {
         settle(operationId, false);
         Optional<CancelRequest> cancelled = ledger.get(operationId).cancelRequest();
         if (cancelled.isPresent()) {

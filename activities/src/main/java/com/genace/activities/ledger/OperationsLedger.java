@@ -66,7 +66,9 @@ public final class OperationsLedger {
   private final SpendReport spend;
   private final OperationSelections selections;
   private final ApproverRecords approvers;
+  private final AccountSettings accounts;
   private final LedgerRecovery recovery;
+  private final Sql ledgerSql;
 
   public OperationsLedger(DataSource dataSource) {
     this(dataSource, DEFAULT_LEASE_DURATION);
@@ -109,6 +111,8 @@ public final class OperationsLedger {
     this.selections = new OperationSelections(ledgerSql);
     this.recovery = new LedgerRecovery(ledgerSql, evidence, credits, stats);
     this.approvers = new ApproverRecords(ledgerSql);
+    this.accounts = new AccountSettings(ledgerSql, System::nanoTime);
+    this.ledgerSql = ledgerSql;
   }
 
   public Duration leaseDuration() {
@@ -141,6 +145,11 @@ public final class OperationsLedger {
   /** Who may approve a decision that spends again, and the approvals already consumed. */
   public ApproverRecords approvers() {
     return approvers;
+  }
+
+  /** Each account's cap on renders in flight and its fairness weight. */
+  public AccountSettings accounts() {
+    return accounts;
   }
 
   /** Deletes ended operations older than a window, in bounded passes. */
@@ -358,6 +367,34 @@ public final class OperationsLedger {
   public WriteResult markSubmitting(Lease lease) {
     requireAction(lease, NextAction.DISPATCH);
     return finish("submitting", lease, dispatch.markSubmitting(lease, details().toString()));
+  }
+
+  /** {@link #markSubmitting}'s result, or why nothing was written: the account is at its cap. */
+  public record CapCheck(WriteResult written, Optional<String> atCap) {}
+
+  /**
+   * Dispatch: {@link #markSubmitting} unless the operation's account is at its cap of renders in
+   * flight ({@link AccountSettings}), decided across the fleet: under the account's settings row,
+   * locked, so two workers never both take its last place. At the cap nothing is written and the
+   * lease stays the caller's, to release.
+   */
+  public CapCheck markSubmittingWithinCap(Lease lease, String account) {
+    requireAction(lease, NextAction.DISPATCH);
+    String details = details().toString();
+    record Decided(Optional<String> atCap, FenceOutcome outcome) {}
+    Decided decided =
+        ledgerSql.inTransaction(
+            AccountSettings.LOCK_CAP,
+            transaction -> {
+              Optional<String> atCap = AccountSettings.atCap(transaction, account);
+              return atCap.isPresent()
+                  ? new Decided(atCap, null)
+                  : new Decided(
+                      atCap, new DispatchWrites(transaction).markSubmitting(lease, details));
+            });
+    return decided.atCap().isPresent()
+        ? new CapCheck(WriteResult.UNCHANGED, decided.atCap())
+        : new CapCheck(finish("submitting", lease, decided.outcome()), Optional.empty());
   }
 
   /** Dispatch: Genace accepted the POST; the operation moves to observation of that job. */

@@ -20,7 +20,8 @@ import picocli.CommandLine.Command;
       ConfigVersionCommand.class,
       SpendCommand.class,
       RecoverCommand.class,
-      ApproversCommand.class
+      ApproversCommand.class,
+      AccountsCommand.class
     })
 public final class OpsCommand implements Runnable {
 
