@@ -75,7 +75,10 @@ start_server() {
 
   local args=(server start-dev --ip "$ip" --port "$grpc_port"
     # No call home to the version service: CI reaches package registries only.
-    --dynamic-config-value frontend.enableServerVersionCheck=false)
+    --dynamic-config-value frontend.enableServerVersionCheck=false
+    # Task-queue priority and fairness between accounts, as ./genace dev runs it.
+    --dynamic-config-value matching.useNewMatcher=true
+    --dynamic-config-value matching.enableFairness=true)
   local attribute
   for attribute in "${SEARCH_ATTRIBUTES[@]}"; do args+=(--search-attribute "$attribute"); done
   if [[ "${TEMPORAL_HEADLESS:-0}" == 1 ]]; then

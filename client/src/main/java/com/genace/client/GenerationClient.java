@@ -13,6 +13,7 @@ import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowQueryException;
 import io.temporal.client.WorkflowStub;
 import io.temporal.client.WorkflowUpdateException;
+import io.temporal.common.Priority;
 import io.temporal.common.SearchAttributes;
 import java.time.Duration;
 import java.util.List;
@@ -99,6 +100,17 @@ public final class GenerationClient {
    *     started and the existing operation is unchanged
    */
   public Started start(GenerationRequest request) {
+    return start(request, Urgency.NORMAL);
+  }
+
+  /**
+   * {@link #start(GenerationRequest)}, with the operation's tasks handed out at {@code urgency}
+   * and, where the Temporal server has fairness on, fairly between accounts: the fairness key is
+   * the request's account, so one account's backlog does not hold another's render behind it
+   * (docs/deployment.md, "Fairness between accounts"). A server without them hands tasks out in
+   * order, as before.
+   */
+  public Started start(GenerationRequest request, Urgency urgency) {
     request.validate(maxInputBytes);
     String workflowId = GenerationWorkflow.workflowId(request.operationId());
     GenerationWorkflow workflow =
@@ -116,6 +128,11 @@ public final class GenerationClient {
                     SearchAttributes.newBuilder()
                         .set(GenerationSearchAttributes.PHASE, Phase.PENDING.wire())
                         .set(GenerationSearchAttributes.NEEDS_REVIEW, false)
+                        .build())
+                .setPriority(
+                    Priority.newBuilder()
+                        .setPriorityKey(urgency.priorityKey())
+                        .setFairnessKey(request.accountOrDefault())
                         .build())
                 .setStaticSummary(
                     "Genace generation `" + request.operationId() + "` (" + request.model() + ")")

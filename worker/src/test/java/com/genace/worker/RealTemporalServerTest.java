@@ -7,9 +7,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.genace.activities.testing.DatabaseExtension;
+import com.genace.client.GenerationRequest;
 import com.genace.client.GenerationSearchAttributes;
 import com.genace.client.GenerationWorkflow;
 import com.genace.client.OperationResult;
+import com.genace.client.Urgency;
 import com.genace.client.model.Phase;
 import com.genace.client.review.ReviewResolution;
 import com.genace.worker.support.RealTemporalServer;
@@ -105,6 +107,27 @@ class RealTemporalServerTest {
             id);
     assertThat(listed.getTypedSearchAttributes().get(GenerationSearchAttributes.REMOTE_JOB_ID))
         .isEqualTo(result.remoteJobId());
+  }
+
+  @Test
+  void an_operation_starts_with_its_urgency_and_its_account_as_the_fairness_key() throws Exception {
+    String id = operationId("urgent");
+
+    server.client.start(
+        new GenerationRequest(id, "image-v1", "{\"prompt\":\"a red fox\"}", null, "shop"),
+        Urgency.INTERACTIVE);
+    assertThat(server.client.awaitResult(id, RESULT).phase()).isEqualTo(Phase.DELIVERED);
+
+    var started =
+        server
+            .workflowClient
+            .fetchHistory(GenerationWorkflow.workflowId(id))
+            .getHistory()
+            .getEvents(0)
+            .getWorkflowExecutionStartedEventAttributes()
+            .getPriority();
+    assertThat(started.getPriorityKey()).isEqualTo(1);
+    assertThat(started.getFairnessKey()).isEqualTo("shop");
   }
 
   @Test

@@ -39,17 +39,22 @@ public final class TemporalCliServer implements AutoCloseable {
   /** With the Web UI on {@code uiPort}, decoding payloads through {@code codecEndpoint} if any. */
   static TemporalCliServer start(
       Path cli, int port, int uiPort, Optional<String> codecEndpoint, Path log) {
-    return launch(cli, port, uiPort, codecEndpoint, log);
+    return launch(cli, port, uiPort, codecEndpoint, true, log);
   }
 
   /** Without the Web UI (in memory, as every dev server here): for a bench, which needs no UI. */
   public static TemporalCliServer startHeadless(Path cli, int port, Path log) {
-    return launch(cli, port, null, Optional.empty(), log);
+    return launch(cli, port, null, Optional.empty(), false, log);
   }
 
   /** With the Web UI on {@code uiPort}, or headless when it is null. */
   private static TemporalCliServer launch(
-      Path cli, int port, Integer uiPort, Optional<String> codecEndpoint, Path log) {
+      Path cli,
+      int port,
+      Integer uiPort,
+      Optional<String> codecEndpoint,
+      boolean fairness,
+      Path log) {
     List<String> command = new ArrayList<>();
     command.addAll(
         List.of(
@@ -69,6 +74,16 @@ public final class TemporalCliServer implements AutoCloseable {
     for (Map.Entry<String, ?> attribute : SearchAttributes.ALL.entrySet()) {
       command.add("--search-attribute");
       command.add(attribute.getKey() + "=" + cliType(attribute.getValue().toString()));
+    }
+    if (fairness) {
+      // Task-queue priority and fairness between accounts (docs/deployment.md): the operations'
+      // priority keys and fairness keys are honoured, not only recorded.
+      command.addAll(
+          List.of(
+              "--dynamic-config-value",
+              "matching.useNewMatcher=true",
+              "--dynamic-config-value",
+              "matching.enableFairness=true"));
     }
     // No calls home from a local development server.
     command.addAll(List.of("--dynamic-config-value", "frontend.enableServerVersionCheck=false"));

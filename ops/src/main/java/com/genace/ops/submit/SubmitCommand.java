@@ -9,6 +9,7 @@ import com.genace.activities.ledger.Identifiers;
 import com.genace.client.GenerationClient;
 import com.genace.client.GenerationRequest;
 import com.genace.client.OperationConflictException;
+import com.genace.client.Urgency;
 import com.genace.client.connection.TemporalSettings;
 import com.genace.ops.ConfigurationException;
 import com.genace.ops.Environment;
@@ -80,6 +81,15 @@ public final class SubmitCommand implements Runnable {
               + " (1..1800; default 120).")
   Integer dispatchTimeoutSeconds;
 
+  @Option(
+      names = "--priority",
+      paramLabel = "URGENCY",
+      description =
+          "interactive (someone waits for it), normal or batch: which waiting tasks workers take"
+              + " first (default normal).",
+      defaultValue = "normal")
+  String priority;
+
   SubmitCommand(Environment env) {
     this.env = env;
   }
@@ -94,6 +104,12 @@ public final class SubmitCommand implements Runnable {
     }
     GenerationRequest request =
         new GenerationRequest(id, model, canonicalJson(input), dispatchTimeoutSeconds, account);
+    Urgency urgency;
+    try {
+      urgency = Urgency.fromWire(priority);
+    } catch (IllegalArgumentException e) {
+      throw usage("--priority: " + e.getMessage());
+    }
     int maxInputBytes = maxInputBytes();
     requireCostedModel(model);
     try {
@@ -107,7 +123,8 @@ public final class SubmitCommand implements Runnable {
         TemporalConnection temporal = TemporalConnection.open(settings)) {
       GenerationClient.Started started;
       try {
-        started = temporal.generationClient().withMaxInputBytes(maxInputBytes).start(request);
+        started =
+            temporal.generationClient().withMaxInputBytes(maxInputBytes).start(request, urgency);
       } catch (OperationConflictException e) {
         throw new IllegalStateException(e.getMessage(), e);
       }
