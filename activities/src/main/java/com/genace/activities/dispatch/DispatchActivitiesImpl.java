@@ -27,6 +27,7 @@ import com.genace.workflows.dispatch.DispatchResult;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -182,15 +183,16 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     // allowance decides, so that waiting for credits never looks like a dispatch attempt, and the
     // pause is read before anything is written.
     // A cap on an account's renders in flight is decided where the operation becomes
-    // submitting, so while any account has one the claim leaves the operation pending too.
-    boolean capped;
+    // submitting, and the account is known only once claimed: while any account has a cap, the
+    // claim leaves the operation pending too.
+    Set<String> capped;
     try {
-      capped = ledger.accounts().anyCapped();
+      capped = ledger.accounts().capped();
     } catch (RuntimeException e) {
       throw ApplicationFailure.newNonRetryableFailureWithCause(
           "dispatch failed before claiming: " + e.getMessage(), NOTHING_SENT, e);
     }
-    boolean submitAtOnce = !allowance.limited() && !capped;
+    boolean submitAtOnce = !allowance.limited() && capped.isEmpty();
     Optional<String> closedBeforeClaim =
         submitAtOnce ? localGate.closedReason() : gate.closedReason();
     if (closedBeforeClaim.isPresent()) {
@@ -229,7 +231,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
             DispatchAllowance.retryAfter().toMillis());
       }
       WriteResult marked = WriteResult.APPLIED;
-      if (capped) {
+      if (capped.contains(account)) {
         OperationsLedger.CapCheck check = ledger.markSubmittingWithinCap(lease, account);
         if (check.atCap().isPresent()) {
           // Nothing written: the operation stays pending and waits, as for credits.

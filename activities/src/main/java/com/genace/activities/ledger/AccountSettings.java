@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
@@ -37,9 +38,11 @@ public final class AccountSettings {
 
   private final Sql sql;
   private final LongSupplier nanoTime;
-  private volatile long cappedReadAt;
-  private volatile boolean anyCapped;
-  private volatile boolean cappedRead;
+
+  /** The last read of {@link #capped}, and when: one reference, so a reader never sees half. */
+  private record CappedRead(Set<String> accounts, long readAt) {}
+
+  private volatile CappedRead cappedRead;
 
   AccountSettings(Sql sql, LongSupplier nanoTime) {
     this.sql = sql;
@@ -103,26 +106,32 @@ public final class AccountSettings {
     }
     Long cap = maxInFlight.isPresent() ? (long) maxInFlight.getAsInt() : null;
     sql.update(SET, p -> p.text(account).bigintOrNull(cap).text(by));
-    cappedRead = false; // this process sees its own change at once
+    cappedRead = null; // this process sees its own change at once
   }
 
-  static final SqlStatement ANY_CAPPED =
+  static final SqlStatement CAPPED =
       SqlStatement.of(
-          "any_account_capped",
-          "SELECT EXISTS (SELECT 1 FROM app_account_settings WHERE max_in_flight IS NOT NULL)");
+          "capped_accounts",
+          "SELECT account FROM app_account_settings WHERE max_in_flight IS NOT NULL");
 
   /**
-   * Whether any account has a cap, read at most every {@link #CAPPED_RECHECK}: a dispatch with no
-   * cap anywhere pays no statement for them, and a cap set elsewhere holds within seconds.
+   * The accounts that have a cap, read at most every {@link #CAPPED_RECHECK}: a dispatch of an
+   * account without one pays no statement for the caps, and a cap set elsewhere holds within
+   * seconds.
    */
-  public boolean anyCapped() {
+  public Set<String> capped() {
     long now = nanoTime.getAsLong();
-    if (!cappedRead || now - cappedReadAt > CAPPED_RECHECK.toNanos()) {
-      anyCapped = sql.queryExactlyOne(ANY_CAPPED, p -> {}, rs -> rs.getBoolean(1));
-      cappedReadAt = now;
-      cappedRead = true;
+    CappedRead last = cappedRead;
+    if (last == null || now - last.readAt() > CAPPED_RECHECK.toNanos()) {
+      last = new CappedRead(Set.copyOf(sql.query(CAPPED, p -> {}, rs -> rs.getString(1))), now);
+      cappedRead = last;
     }
-    return anyCapped;
+    return last.accounts();
+  }
+
+  /** Whether any account has a cap ({@link #capped}). */
+  public boolean anyCapped() {
+    return !capped().isEmpty();
   }
 
   static final SqlStatement LOCK_CAP =

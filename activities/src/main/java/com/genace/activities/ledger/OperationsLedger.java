@@ -147,7 +147,7 @@ public final class OperationsLedger {
     return approvers;
   }
 
-  /** Each account's cap on renders in flight and its fairness weight. */
+  /** Each account's cap on renders in flight. */
   public AccountSettings accounts() {
     return accounts;
   }
