@@ -137,14 +137,17 @@ final class WorkerStack implements AutoCloseable {
               "the artifact store",
               ArtifactStores.open(config.artifacts(), System.getenv(), config.s3Timeouts()),
               ArtifactStore::close);
-      WorkflowClientOptions.Builder clientOptions =
-          WorkflowClientOptions.newBuilder()
-              .setNamespace(config.temporalNamespace())
-              .setIdentity(config.workerId())
-              .setInterceptors(TemporalTracing.clientInterceptor(openTelemetry));
-      // Every payload this worker writes is encrypted; one it cannot decrypt fails its task.
-      clientOptions.setDataConverter(PayloadKeys.dataConverter(config.temporal().payloadKeys()));
-      WorkflowClient client = WorkflowClient.newInstance(stubs, clientOptions.build());
+      WorkflowClient client =
+          WorkflowClient.newInstance(
+              stubs,
+              WorkflowClientOptions.newBuilder()
+                  .setNamespace(config.temporalNamespace())
+                  .setIdentity(config.workerId())
+                  .setInterceptors(TemporalTracing.clientInterceptor(openTelemetry))
+                  // Every payload this worker writes is encrypted; one it cannot decrypt fails
+                  // its task.
+                  .setDataConverter(PayloadKeys.dataConverter(config.temporal().payloadKeys()))
+                  .build());
       this.factory =
           opened.add(
               "the Temporal worker factory",

@@ -3,6 +3,7 @@ package com.genace.ops.codec;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.genace.client.connection.EncryptionCodec;
 import com.genace.client.connection.PayloadKeys;
+import com.genace.worker.health.BearerToken;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import com.sun.net.httpserver.HttpExchange;
@@ -15,7 +16,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -157,13 +157,8 @@ public final class CodecServer implements AutoCloseable {
   }
 
   private boolean authorized(HttpExchange exchange) {
-    if (token.isEmpty()) {
-      return true;
-    }
-    String header =
-        Optional.ofNullable(exchange.getRequestHeaders().getFirst("Authorization")).orElse("");
-    byte[] expected = ("Bearer " + token.get()).getBytes(StandardCharsets.UTF_8);
-    return MessageDigest.isEqual(expected, header.getBytes(StandardCharsets.UTF_8));
+    return token.isEmpty()
+        || BearerToken.matches(exchange.getRequestHeaders().getFirst("Authorization"), token.get());
   }
 
   private static Payloads parse(InputStream body) throws IOException {

@@ -9,7 +9,6 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
@@ -156,10 +155,7 @@ public final class StatusServer implements AutoCloseable {
       }
       return true;
     }
-    String header =
-        Optional.ofNullable(exchange.getRequestHeaders().getFirst("Authorization")).orElse("");
-    byte[] expected = ("Bearer " + token.get()).getBytes(StandardCharsets.UTF_8);
-    if (!MessageDigest.isEqual(expected, header.getBytes(StandardCharsets.UTF_8))) {
+    if (!BearerToken.matches(exchange.getRequestHeaders().getFirst("Authorization"), token.get())) {
       exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
       send(exchange, 401, json("error", "missing or wrong bearer token"));
       return false;
