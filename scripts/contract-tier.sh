@@ -88,26 +88,7 @@ history_of() {
 }
 ENCRYPTED_B64=YmluYXJ5L2VuY3J5cHRlZA==  # "binary/encrypted", as the JSON shows a metadata value
 # How many payloads of history $1 (a file) hold the text $2, read as is or base64-decoded.
-payloads_holding() {
-  python3 - "$1" "$2" <<'PY'
-import base64, binascii, json, sys
-text = sys.argv[2].encode()
-def walk(node):
-    if isinstance(node, dict):
-        if "metadata" in node and "data" in node:
-            try:
-                data = base64.b64decode(node["data"], validate=True)
-            except (binascii.Error, TypeError):
-                data = b""
-            yield text in data or text in json.dumps(node).encode()
-        for value in node.values():
-            yield from walk(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from walk(value)
-print(sum(walk(json.load(open(sys.argv[1])))))
-PY
-}
+payloads_holding() { python3 "$ROOT/scripts/lib/history_payloads.py" "$1" "$2"; }
 
 # Runs a script (a file, or `-` for standard input) with the venv's Python and leaves with
 # os._exit once the script has returned, so the interpreter never finalizes: the temporalio client

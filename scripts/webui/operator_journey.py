@@ -18,7 +18,6 @@ the raw history), WEBUI_SCREENSHOTS (a directory),
 CHROMIUM and CHROMEDRIVER (default Debian's /usr/bin/chromium and /usr/bin/chromedriver).
 """
 
-import base64
 import contextlib
 import json
 import os
@@ -29,6 +28,8 @@ import time
 import urllib.parse
 import urllib.request
 
+sys.path.insert(0, os.path.join(os.environ["GENACE_ROOT"], "scripts", "lib"))
+import history_payloads  # noqa: E402 (scripts/lib, beside the tiers that share it)
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
@@ -170,21 +171,7 @@ def clear_by_design(path):
 
 def payloads_of(history_json):
     """(path, encoding, data as text) of every payload in a history the CLI printed in JSON."""
-    found = []
-
-    def walk(node, path):
-        if isinstance(node, dict):
-            if "metadata" in node and "data" in node and "encoding" in node["metadata"]:
-                found.append((path, base64.b64decode(node["metadata"]["encoding"]).decode(),
-                              base64.b64decode(node["data"]).decode("utf-8", "replace")))
-            for key, value in node.items():
-                walk(value, path + "/" + key)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value, path)
-
-    walk(json.loads(history_json), "")
-    return found
+    return history_payloads.payloads(json.loads(history_json))
 
 
 # -- the browser ------------------------------------------------------------------------------------
