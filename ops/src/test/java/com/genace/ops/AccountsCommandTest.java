@@ -34,6 +34,12 @@ class AccountsCommandTest {
     CliRunner.Result nothing = stack.cli("ops", "accounts", "set", "nobody", "--new");
     CliRunner.Result both =
         stack.cli("ops", "accounts", "set", "nobody", "--new", "--max-in-flight", "1", "--no-cap");
+    CliRunner.Result zeroWeight =
+        stack.cli("ops", "accounts", "set", "nobody", "--new", "--weight", "0");
+    CliRunner.Result hugeWeight =
+        stack.cli("ops", "accounts", "set", "nobody", "--new", "--weight", "1001");
+    CliRunner.Result bothWeights =
+        stack.cli("ops", "accounts", "set", "nobody", "--new", "--weight", "2", "--default-weight");
     CliRunner.Result listed = stack.cli("ops", "accounts", "list", "--json");
 
     assertThat(unknown.exitCode()).isEqualTo(1);
@@ -42,6 +48,11 @@ class AccountsCommandTest {
     assertThat(negative.err()).contains("--max-in-flight is 0 or more");
     assertThat(nothing.exitCode()).isEqualTo(2);
     assertThat(both.exitCode()).isEqualTo(2);
+    assertThat(zeroWeight.exitCode()).isEqualTo(2);
+    assertThat(zeroWeight.err()).contains("--weight is from 0.001 to 1000, not 0.0");
+    assertThat(hugeWeight.exitCode()).isEqualTo(2);
+    assertThat(hugeWeight.err()).contains("not 1001.0");
+    assertThat(bothWeights.exitCode()).isEqualTo(2);
     assertThat(JSON.readTree(listed.out()).get("accounts")).isEmpty();
   }
 
@@ -83,5 +94,32 @@ class AccountsCommandTest {
       stack.cli("ops", "accounts", "set", "default", "--no-cap");
       stack.simulator().setFaults(stack.simulator().faults().withJobDurationMs(0));
     }
+  }
+
+  @Test
+  void a_weight_is_kept_in_the_ledger_and_said_plainly_when_temporal_cannot_take_it()
+      throws Exception {
+    // The Java test server has no task-queue configuration: the weight stays in the ledger, for
+    // every worker to write to Temporal when it starts (RealTemporalFairnessTest, on a real
+    // server).
+    CliRunner.Result set =
+        stack.cli(
+            "ops", "accounts", "set", "shop", "--new", "--max-in-flight", "2", "--weight", "3");
+
+    assertThat(set.exitCode()).isEqualTo(1);
+    assertThat(set.out()).contains("account shop: at most 2 render(s) in flight");
+    assertThat(set.err())
+        .contains(
+            "account shop: fairness weight 3.0 is in the ledger, but Temporal did not take it")
+        .contains("every worker writes the ledger's weights to Temporal when it starts");
+    JsonNode listed = JSON.readTree(stack.cli("ops", "accounts", "list", "--json").out());
+    assertThat(listed.at("/accounts/0/account").asText()).isEqualTo("shop");
+    assertThat(listed.at("/accounts/0/max_in_flight").asInt()).isEqualTo(2);
+    assertThat(listed.at("/accounts/0/fairness_weight").asDouble()).isEqualTo(3.0);
+
+    stack.cli("ops", "accounts", "set", "shop", "--default-weight", "--no-cap");
+    listed = JSON.readTree(stack.cli("ops", "accounts", "list", "--json").out());
+    assertThat(listed.at("/accounts/0/fairness_weight").isNull()).isTrue();
+    assertThat(listed.at("/accounts/0/max_in_flight").isNull()).isTrue();
   }
 }

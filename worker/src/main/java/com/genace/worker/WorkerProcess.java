@@ -7,6 +7,7 @@ import com.genace.worker.health.WorkerMetrics;
 import com.genace.worker.health.WorkerState;
 import com.genace.worker.lifecycle.LedgerRetentionSchedule;
 import com.genace.worker.lifecycle.OrphanSweepSchedule;
+import com.genace.worker.temporal.FairnessWeights;
 import com.genace.worker.temporal.TemporalTarget;
 import com.genace.workflows.lifecycle.RetentionRequest;
 import java.time.Clock;
@@ -121,6 +122,7 @@ public final class WorkerProcess implements AutoCloseable {
     stack.dispatchWorker.suspendPolling();
     scheduleOrphanSweeps();
     scheduleRetention();
+    applyFairnessWeights();
     stack.state.startupProblem(null);
     loops.scheduleWithFixedDelay(readiness, 0, CHECK_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     stack.circuitProbe.start(CircuitProbe.INTERVAL);
@@ -142,6 +144,24 @@ public final class WorkerProcess implements AutoCloseable {
     } catch (RuntimeException e) {
       stack.state.sweepSchedule("not scheduled: " + e.getMessage());
       log.warn("orphan sweeper not scheduled: {}", e.getMessage());
+    }
+  }
+
+  /**
+   * Writes the ledger's fairness weights to Temporal's task queues (they may have been set while
+   * Temporal was away, or Temporal restored without them). Work goes on without: a server that
+   * refuses task-queue configuration orders every account alike, said on /status.
+   */
+  private void applyFairnessWeights() {
+    try {
+      int accounts =
+          new FairnessWeights(stack.stubs, config.temporalNamespace(), config.workerId())
+              .apply(stack.ledger.accounts().list());
+      stack.state.fairnessWeights("applied: " + accounts + " account(s) with settings");
+      log.info("fairness weights of {} account(s) applied to Temporal's task queues", accounts);
+    } catch (RuntimeException e) {
+      stack.state.fairnessWeights("not applied: " + e.getMessage());
+      log.warn("fairness weights not applied to Temporal's task queues: {}", e.getMessage());
     }
   }
 

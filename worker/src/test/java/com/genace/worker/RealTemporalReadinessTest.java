@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.genace.activities.ledger.AccountSettings;
+import com.genace.activities.ledger.OperationsLedger;
 import com.genace.activities.testing.DatabaseExtension;
+import com.genace.activities.testing.TestDatabase;
 import com.genace.client.GenerationClient;
 import com.genace.client.GenerationRequest;
 import com.genace.client.TaskQueues;
@@ -14,6 +17,7 @@ import com.genace.worker.config.WorkerConfig;
 import com.genace.worker.support.GenerationHarness;
 import com.genace.worker.support.RealTemporalServer;
 import com.genace.worker.support.TestEnvironment;
+import com.genace.worker.temporal.FairnessWeights;
 import com.genace.worker.temporal.Saturation;
 import com.genace.worker.temporal.SearchAttributes;
 import com.genace.worker.temporal.TemporalConnection;
@@ -28,6 +32,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -40,9 +46,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What only a real Temporal server answers: a namespace that lacks the search attributes (or does
- * not exist) stops a worker's start with the command that fixes it, and the task-queue backlog and
- * the count of running operations that {@code /status} shows. Each test uses a namespace of its
- * own, registered here, so that no other worker drains its queues.
+ * not exist) stops a worker's start with the command that fixes it, the task-queue backlog and the
+ * count of running operations that {@code /status} shows, and the accounts' fairness weights a
+ * worker writes to the task queues when it starts. Each test uses a namespace of its own,
+ * registered here, so that no other worker drains its queues.
  *
  * <p>Tagged {@code real-temporal}, like {@link RealTemporalServerTest}.
  */
@@ -178,5 +185,35 @@ class RealTemporalReadinessTest {
             org.assertj.core.groups.Tuple.tuple(TaskQueues.OPERATIONS, "workflow"),
             org.assertj.core.groups.Tuple.tuple(TaskQueues.OPERATIONS, "activity"),
             org.assertj.core.groups.Tuple.tuple(TaskQueues.DISPATCH, "activity"));
+  }
+
+  @Test
+  void a_starting_worker_writes_the_ledger_s_fairness_weights_to_every_task_queue()
+      throws Exception {
+    String namespace = newNamespace();
+    SearchAttributes.register(connection.stubs(), namespace);
+    AccountSettings accounts = new OperationsLedger(TestDatabase.dataSource()).accounts();
+    accounts.setWeight("shop", OptionalDouble.of(3), "test");
+    accounts.setWeight("cheap", OptionalDouble.of(0.5), "test");
+    accounts.setCap("plain", OptionalInt.of(4), "test"); // settings, but the default weight
+    FairnessWeights weights = new FairnessWeights(connection.stubs(), namespace, "test");
+    // A weight Temporal holds that the ledger no longer does: the worker removes it.
+    weights.apply("plain", OptionalDouble.of(7));
+
+    WorkerProcess worker = worker(namespace);
+    worker.start();
+
+    assertThat(worker.state().fairnessWeights()).isEqualTo("applied: 3 account(s) with settings");
+    for (FairnessWeights.Queue queue : FairnessWeights.QUEUES) {
+      assertThat(weights.read(queue))
+          .as(queue.toString())
+          .isEqualTo(Map.of("shop", 3f, "cheap", 0.5f));
+    }
+
+    // What `ops accounts set cheap --default-weight` writes after the ledger.
+    weights.apply("cheap", OptionalDouble.empty());
+    for (FairnessWeights.Queue queue : FairnessWeights.QUEUES) {
+      assertThat(weights.read(queue)).as(queue.toString()).isEqualTo(Map.of("shop", 3f));
+    }
   }
 }

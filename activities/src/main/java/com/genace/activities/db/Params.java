@@ -41,6 +41,18 @@ public final class Params {
     return this;
   }
 
+  /**
+   * A real number that may be absent: null is bound as SQL NULL, for a {@code ?::double precision}.
+   */
+  public Params doubleOrNull(Double value) throws SQLException {
+    if (value == null) {
+      statement.setNull(++index, Types.DOUBLE);
+    } else {
+      statement.setDouble(++index, value);
+    }
+    return this;
+  }
+
   public Params integer(int value) throws SQLException {
     statement.setInt(++index, value);
     return this;

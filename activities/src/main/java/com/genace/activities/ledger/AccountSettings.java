@@ -8,14 +8,17 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
- * Each account's settings ({@code app_account_settings}, V24): the most renders it may have in
- * flight across the fleet. Reached by {@link OperationsLedger#accounts}; the cap itself is enforced
- * where an operation becomes {@code submitting} ({@link OperationsLedger#markSubmittingWithinCap}).
+ * Each account's settings ({@code app_account_settings}, V24, V25): the most renders it may have in
+ * flight across the fleet, and its fairness weight. Reached by {@link OperationsLedger#accounts};
+ * the cap itself is enforced where an operation becomes {@code submitting} ({@link
+ * OperationsLedger#markSubmittingWithinCap}); the weight is Temporal's to apply (the worker's
+ * {@code FairnessWeights}), the ledger only holds it.
  */
 public final class AccountSettings {
 
@@ -28,10 +31,16 @@ public final class AccountSettings {
   /** How long the answer to "is any account capped?" is reused before it is read again. */
   public static final Duration CAPPED_RECHECK = Duration.ofSeconds(5);
 
+  /** The weights V25 accepts: 1000 to 1 is the widest ratio between two accounts. */
+  public static final double MIN_WEIGHT = 0.001;
+
+  public static final double MAX_WEIGHT = 1000;
+
   /** One account's settings and its renders in flight now. */
   public record Account(
       String account,
       OptionalInt maxInFlight,
+      OptionalDouble weight,
       long inFlight,
       Optional<String> updatedBy,
       Optional<Instant> updatedAt) {}
@@ -53,7 +62,7 @@ public final class AccountSettings {
       SqlStatement.of(
           "list_account_settings",
           """
-          SELECT s.account, s.max_in_flight, s.updated_by, s.updated_at,
+          SELECT s.account, s.max_in_flight, s.fairness_weight, s.updated_by, s.updated_at,
                  (SELECT count(*) FROM app_generation_operations o
                   WHERE o.account = s.account AND %s) AS in_flight
           FROM app_account_settings s
@@ -79,9 +88,9 @@ public final class AccountSettings {
     return sql.queryExactlyOne(KNOWN, p -> p.text(account).text(account), rs -> rs.getBoolean(1));
   }
 
-  static final SqlStatement SET =
+  static final SqlStatement SET_CAP =
       SqlStatement.of(
-          "set_account_settings",
+          "set_account_cap",
           """
           INSERT INTO app_account_settings (account, max_in_flight, updated_by)
           VALUES (?, ?::integer, ?)
@@ -105,8 +114,46 @@ public final class AccountSettings {
           "--max-in-flight is 0 or more renders in flight, not " + maxInFlight.getAsInt());
     }
     Long cap = maxInFlight.isPresent() ? (long) maxInFlight.getAsInt() : null;
-    sql.update(SET, p -> p.text(account).bigintOrNull(cap).text(by));
+    sql.update(SET_CAP, p -> p.text(account).bigintOrNull(cap).text(by));
     cappedRead = null; // this process sees its own change at once
+  }
+
+  static final SqlStatement SET_WEIGHT =
+      SqlStatement.of(
+          "set_account_weight",
+          """
+          INSERT INTO app_account_settings (account, fairness_weight, updated_by)
+          VALUES (?, ?::double precision, ?)
+          ON CONFLICT (account) DO UPDATE SET
+              fairness_weight = EXCLUDED.fairness_weight,
+              updated_by = EXCLUDED.updated_by,
+              updated_at = clock_timestamp()
+          """);
+
+  /**
+   * Sets the account's fairness weight, creating its settings if it has none.
+   *
+   * @param weight from {@link #MIN_WEIGHT} to {@link #MAX_WEIGHT}; empty: Temporal's default (1)
+   * @throws IllegalArgumentException for a weight out of bounds; nothing is then written
+   */
+  public void setWeight(String account, OptionalDouble weight, String by) {
+    Identifiers.requireOwner(account);
+    Identifiers.requireOwner(by);
+    if (weight.isPresent()) {
+      requireWeight(weight.getAsDouble());
+    }
+    Double value = weight.isPresent() ? weight.getAsDouble() : null;
+    sql.update(SET_WEIGHT, p -> p.text(account).doubleOrNull(value).text(by));
+  }
+
+  /**
+   * @throws IllegalArgumentException unless {@code weight} is within V25's bounds
+   */
+  public static void requireWeight(double weight) {
+    if (!(weight >= MIN_WEIGHT && weight <= MAX_WEIGHT)) {
+      throw new IllegalArgumentException(
+          "--weight is from " + MIN_WEIGHT + " to " + (long) MAX_WEIGHT + ", not " + weight);
+    }
   }
 
   static final SqlStatement CAPPED =
@@ -175,9 +222,13 @@ public final class AccountSettings {
 
   private static Account account(ResultSet rs) throws SQLException {
     Object cap = rs.getObject("max_in_flight");
+    Object weight = rs.getObject("fairness_weight");
     return new Account(
         rs.getString("account"),
         cap == null ? OptionalInt.empty() : OptionalInt.of(((Number) cap).intValue()),
+        weight == null
+            ? OptionalDouble.empty()
+            : OptionalDouble.of(((Number) weight).doubleValue()),
         rs.getLong("in_flight"),
         Optional.ofNullable(rs.getString("updated_by")),
         Sql.instant(rs, "updated_at"));

@@ -3,10 +3,16 @@ package com.genace.ops.operations;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.genace.activities.ledger.AccountSettings;
+import com.genace.client.connection.GenerationConnection;
+import com.genace.client.connection.TemporalSettings;
 import com.genace.ops.Environment;
+import com.genace.worker.temporal.FairnessWeights;
+import com.genace.worker.temporal.TemporalConnection;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -14,16 +20,18 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code genace ops accounts set|list}: each account's cap on renders in flight across the fleet. A
- * dispatch over its account's cap waits (it never fails and never POSTs); observation and delivery
- * carry on. Setting needs the operator role ({@code genace_operate}).
+ * {@code genace ops accounts set|list}: each account's cap on renders in flight across the fleet
+ * and its fairness weight. A dispatch over its account's cap waits (it never fails and never
+ * POSTs); observation and delivery carry on. The weight is the account's share of Temporal's task
+ * queues when work is backlogged. Setting needs the operator role ({@code genace_operate}).
  */
 @Command(
     name = "accounts",
     mixinStandardHelpOptions = true,
     description = {
-      "Each account's cap on renders in flight (POST sent, render not ended) across the fleet, in"
-          + " DATABASE_URL. A dispatch over its account's cap waits; nothing else does."
+      "Each account's cap on renders in flight (POST sent, render not ended) across the fleet, and"
+          + " its fairness weight in Temporal's task queues, held in DATABASE_URL. A dispatch over"
+          + " its account's cap waits; nothing else does."
     },
     subcommands = {AccountsCommand.Set.class, AccountsCommand.ListAccounts.class})
 final class AccountsCommand implements Runnable {
@@ -38,8 +46,14 @@ final class AccountsCommand implements Runnable {
   @Command(
       name = "set",
       mixinStandardHelpOptions = true,
-      description = "Set ACCOUNT's cap (--max-in-flight N), or take it off (--no-cap).")
-  static final class Set implements Runnable {
+      description = {
+        "Set ACCOUNT's cap (--max-in-flight N, or --no-cap) and/or its fairness weight (--weight"
+            + " W, or --default-weight).",
+        "A weight is written to the ledger, then to Temporal (TEMPORAL_ADDRESS) on the task queues"
+            + " genace-operations, genace-dispatch and genace-observation; every worker writes the"
+            + " ledger's weights to Temporal again when it starts."
+      })
+  static final class Set implements Callable<Integer> {
     private final Environment env;
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -47,7 +61,7 @@ final class AccountsCommand implements Runnable {
     @Parameters(index = "0", paramLabel = "ACCOUNT")
     String account;
 
-    @ArgGroup(multiplicity = "1")
+    @ArgGroup(multiplicity = "0..1")
     Cap cap;
 
     static final class Cap {
@@ -59,6 +73,22 @@ final class AccountsCommand implements Runnable {
 
       @Option(names = "--no-cap", description = "No cap.")
       boolean noCap;
+    }
+
+    @ArgGroup(multiplicity = "0..1")
+    Weight weight;
+
+    static final class Weight {
+      @Option(
+          names = "--weight",
+          paramLabel = "W",
+          description =
+              "Its share against other accounts' when work waits (default 1; from 0.001 to 1000):"
+                  + " an account of weight 3 gets three tasks for another's one.")
+      Double weight;
+
+      @Option(names = "--default-weight", description = "Temporal's default weight (1).")
+      boolean defaultWeight;
     }
 
     @Option(
@@ -74,33 +104,43 @@ final class AccountsCommand implements Runnable {
     }
 
     @Override
-    public void run() {
-      if (cap.maxInFlight != null && cap.maxInFlight < 0) {
+    public Integer call() {
+      if (cap == null && weight == null) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "give --max-in-flight N, --no-cap, --weight W or --default-weight");
+      }
+      if (cap != null && cap.maxInFlight != null && cap.maxInFlight < 0) {
         throw new CommandLine.ParameterException(
             spec.commandLine(), "--max-in-flight is 0 or more, not " + cap.maxInFlight);
       }
-      OptionalInt limit = cap.noCap ? OptionalInt.empty() : OptionalInt.of(cap.maxInFlight);
-      String who = by != null && !by.isBlank() ? by : env.get("USER").orElse("operator");
+      OptionalDouble share = OptionalDouble.empty();
+      if (weight != null && weight.weight != null) {
+        try {
+          AccountSettings.requireWeight(weight.weight);
+        } catch (IllegalArgumentException e) {
+          throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        share = OptionalDouble.of(weight.weight);
+      }
+      String who = who();
+      PrintWriter out = spec.commandLine().getOut();
       try (LedgerAccess access = LedgerAccess.open(env)) {
         boolean known = access.ledger(ledger -> ledger.accounts().known(account));
         if (!known && !allowNew) {
           throw new IllegalStateException(
               "account "
                   + account
-                  + " has no operation in the ledger: check the name, or give --new to cap it"
+                  + " has no operation in the ledger: check the name, or give --new to set it"
                   + " before its first operation");
         }
-        access.ledger(
-            ledger -> {
-              ledger.accounts().setCap(account, limit, who);
-              return null;
-            });
-      } catch (IllegalArgumentException e) {
-        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-      }
-      spec.commandLine()
-          .getOut()
-          .println(
+        if (cap != null) {
+          OptionalInt limit = cap.noCap ? OptionalInt.empty() : OptionalInt.of(cap.maxInFlight);
+          access.ledger(
+              ledger -> {
+                ledger.accounts().setCap(account, limit, who);
+                return null;
+              });
+          out.println(
               "account "
                   + account
                   + ": "
@@ -112,13 +152,66 @@ final class AccountsCommand implements Runnable {
                   + "; every worker holds it within "
                   + AccountSettings.CAPPED_RECHECK.toSeconds()
                   + " s)");
+        }
+        if (weight != null) {
+          OptionalDouble chosen = share;
+          access.ledger(
+              ledger -> {
+                ledger.accounts().setWeight(account, chosen, who);
+                return null;
+              });
+        }
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+      }
+      return weight == null ? 0 : applyWeight(share, out);
+    }
+
+    /** The weight the ledger now holds, written to Temporal's task queues. */
+    private int applyWeight(OptionalDouble share, PrintWriter out) {
+      String said =
+          share.isPresent() ? "fairness weight " + share.getAsDouble() : "the default weight (1)";
+      TemporalSettings settings = TemporalSettings.fromEnvironment(env.variables());
+      try (TemporalConnection temporal = TemporalConnection.open(settings)) {
+        new FairnessWeights(
+                temporal.stubs(), settings.namespace(), "genace ops accounts (" + who() + ")")
+            .apply(account, share);
+      } catch (RuntimeException e) {
+        spec.commandLine()
+            .getErr()
+            .println(
+                "account "
+                    + account
+                    + ": "
+                    + said
+                    + " is in the ledger, but Temporal did not take it ("
+                    + GenerationConnection.describe(e)
+                    + "); run this again, or restart a worker: every worker writes the ledger's"
+                    + " weights to Temporal when it starts");
+        return 1;
+      }
+      out.println(
+          "account "
+              + account
+              + ": "
+              + said
+              + " on "
+              + FairnessWeights.QUEUES.size()
+              + " task queues (it orders an account's work only where the server runs with"
+              + " fairness on)");
+      return 0;
+    }
+
+    private String who() {
+      return by != null && !by.isBlank() ? by : env.get("USER").orElse("operator");
     }
   }
 
   @Command(
       name = "list",
       mixinStandardHelpOptions = true,
-      description = "The accounts with settings: cap, renders in flight now, who set it.")
+      description =
+          "The accounts with settings: cap, fairness weight, renders in flight now, who set it.")
   static final class ListAccounts implements Runnable {
     private final Environment env;
 
@@ -150,6 +243,11 @@ final class AccountsCommand implements Runnable {
               } else {
                 entry.putNull("max_in_flight");
               }
+              if (a.weight().isPresent()) {
+                entry.put("fairness_weight", a.weight().getAsDouble());
+              } else {
+                entry.putNull("fairness_weight");
+              }
               entry
                   .put("in_flight", a.inFlight())
                   .put("updated_by", a.updatedBy().orElse(null))
@@ -162,12 +260,16 @@ final class AccountsCommand implements Runnable {
         out.println("no account has settings: none is capped");
         return;
       }
-      TextTable table = new TextTable("ACCOUNT", "MAX IN FLIGHT", "IN FLIGHT", "SET BY", "SET AT");
+      TextTable table =
+          new TextTable("ACCOUNT", "MAX IN FLIGHT", "WEIGHT", "IN FLIGHT", "SET BY", "SET AT");
       accounts.forEach(
           a ->
               table.row(
                   a.account(),
                   a.maxInFlight().isPresent() ? Integer.toString(a.maxInFlight().getAsInt()) : "-",
+                  a.weight().isPresent()
+                      ? Double.toString(a.weight().getAsDouble())
+                      : "1 (default)",
                   Long.toString(a.inFlight()),
                   a.updatedBy().orElse(""),
                   a.updatedAt().map(Object::toString).orElse("")));

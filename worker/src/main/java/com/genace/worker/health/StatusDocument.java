@@ -82,6 +82,7 @@ public final class StatusDocument {
           s.phases().forEach((phase, n) -> phases.put(phase.wire(), n));
         });
     status.put("artifact_store", state.artifactStoreProblem().orElse("ok"));
+    status.putObject("accounts").put("fairness_weights", state.fairnessWeights());
     state
         .spendingGuarded()
         .ifPresentOrElse(

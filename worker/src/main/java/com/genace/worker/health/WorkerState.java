@@ -63,6 +63,7 @@ public final class WorkerState
   private volatile Optional<SweepPass> lastSweepPass = Optional.empty();
   private final AtomicLong retentionDeleted = new AtomicLong();
   private volatile String retentionSchedule = "not set up yet";
+  private volatile String fairnessWeights = "not applied yet";
   private volatile Optional<RetentionPass> lastRetentionPass = Optional.empty();
   private final Map<String, Lease> sending = new ConcurrentHashMap<>();
 
@@ -293,6 +294,15 @@ public final class WorkerState
 
   private double secondsSince(Instant at) {
     return Math.max(0, clock.millis() - at.toEpochMilli()) / 1000.0;
+  }
+
+  /** Whether this worker applied the ledger's fairness weights to Temporal at start, or why not. */
+  public void fairnessWeights(String status) {
+    this.fairnessWeights = status;
+  }
+
+  public String fairnessWeights() {
+    return fairnessWeights;
   }
 
   /** Whether this worker set up the sweeper's schedule, or why not. */
