@@ -24,6 +24,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** What each kind of dispatch outcome leads to. */
 @ExtendWith(DatabaseExtension.class)
 class DispatchOutcomesTest {
+
+  private static final String FOX = "{\"prompt\":\"a fox\"}";
 
   @TempDir Path artifacts;
 
@@ -103,6 +106,39 @@ class DispatchOutcomesTest {
       harness.replayAndRecord("op-429", "rate-limited-then-delivered");
       assertThat(harness.simulator.jobsForOperation("op-429")).hasSize(1);
       assertThat(harness.row("op-429").reviewReason()).isEmpty();
+    }
+  }
+
+  @Test
+  void a_429_for_one_account_s_traffic_leaves_another_account_s_dispatch_running()
+      throws Exception {
+    try (GenerationHarness harness = new GenerationHarness(artifacts)) {
+      // Genace rate limits every POST of big's operations, none of small's.
+      harness.simulator.setFaults(
+          harness.simulator.faults().withRate429(1.0).withRate429Prefix("big-"));
+      harness.client.start(new GenerationRequest("big-1", "image-v1", FOX, null, "big"));
+      harness.client.start(new GenerationRequest("big-2", "image-v1", FOX, null, "big"));
+      harness.awaitDispatchOutcome("big-1", "rate_limited");
+      harness.awaitDispatchOutcome("big-2", "rate_limited");
+
+      harness.client.start(new GenerationRequest("small-1", "image-v1", FOX, null, "small"));
+      OperationResult small = harness.client.awaitResult("small-1", Duration.ofMinutes(1));
+
+      assertThat(small.phase()).isEqualTo(Phase.DELIVERED);
+      assertThat(harness.simulator.stats().postsFor("small-1")).isEqualTo(1);
+      // Nothing fleet-wide: no pause, no circuit; big's operations wait on their own, uncreated.
+      assertThat(new WorkerControls(TestDatabase.dataSource()).dispatchPause()).isEmpty();
+      assertThat(harness.row("big-1").phase()).isEqualTo(Phase.PENDING);
+      assertThat(harness.simulator.jobsForOperation("big-1")).isEmpty();
+      assertThat(harness.simulator.stats().postsFor("big-2")).isGreaterThanOrEqualTo(1);
+
+      harness.simulator.setFaults(harness.simulator.faults().withRate429(0));
+      for (String big : List.of("big-1", "big-2")) {
+        assertThat(harness.client.awaitResult(big, Duration.ofMinutes(2)).phase())
+            .isEqualTo(Phase.DELIVERED);
+        assertThat(harness.simulator.jobsForOperation(big)).hasSize(1);
+        assertThat(harness.row(big).reviewReason()).isEmpty();
+      }
     }
   }
 

@@ -90,7 +90,7 @@ final class ApiHandler implements HttpHandler {
     state.countPost(json.map(ApiHandler::operationId).orElse(null));
     // A create due to lose its response is not also drawn for a random 429 or 503: "the next N
     // creates" means those N, so that a script of lost responses (the demo's) happens as written.
-    if (!admitted(exchange, !state.lostResponsePending())) {
+    if (!admitted(exchange, !state.lostResponsePending(), json.map(ApiHandler::operationId))) {
       return;
     }
     if (json.isEmpty() || !json.get().isObject()) {
@@ -182,13 +182,16 @@ final class ApiHandler implements HttpHandler {
 
   /** Applies authentication and the 429/503 fault rates; false if the request was answered. */
   private boolean admitted(HttpExchange exchange) throws IOException {
-    return admitted(exchange, true);
+    return admitted(exchange, true, Optional.empty());
   }
 
   /**
-   * As {@link #admitted(HttpExchange)}, drawing the 429/503 rates only with {@code randomFaults}.
+   * As {@link #admitted(HttpExchange)}, drawing the 429/503 rates only with {@code randomFaults},
+   * and the 429 rate only for a create of {@code operationId} when {@code rate_429_prefix} is set.
    */
-  private boolean admitted(HttpExchange exchange, boolean randomFaults) throws IOException {
+  private boolean admitted(
+      HttpExchange exchange, boolean randomFaults, Optional<String> operationId)
+      throws IOException {
     if (!state.isAuthorized(exchange.getRequestHeaders().getFirst("Authorization"))) {
       Exchanges.sendError(exchange, 401, "unauthorized", "missing or invalid API key");
       return false;
@@ -205,7 +208,10 @@ final class ApiHandler implements HttpHandler {
       return true;
     }
     Faults faults = state.faults();
-    if (state.chance(faults.rate429())) {
+    boolean limited =
+        faults.rate429Prefix().isEmpty()
+            || operationId.filter(id -> id.startsWith(faults.rate429Prefix())).isPresent();
+    if (limited && state.chance(faults.rate429())) {
       exchange.getResponseHeaders().set("Retry-After", "1");
       Exchanges.sendError(exchange, 429, "rate_limited", "simulated rate limit");
       return false;

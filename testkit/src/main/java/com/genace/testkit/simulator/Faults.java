@@ -26,6 +26,8 @@ import java.util.Map;
  *     created
  * @param searchEnabled whether {@code GET /v1/generations?operation_id=} is offered (404 when not)
  * @param searchLagMs how long after its creation a job appears in that search
+ * @param rate429Prefix when not empty, {@code rate429} applies only to creates whose operation id
+ *     starts with it (one account's traffic, when ids carry the account), and to no other request
  */
 public record Faults(
     int jobDurationMs,
@@ -37,7 +39,8 @@ public record Faults(
     int refuseStatus,
     double refuseRate,
     boolean searchEnabled,
-    int searchLagMs) {
+    int searchLagMs,
+    String rate429Prefix) {
 
   public static final String JOB_DURATION_MS = "job_duration_ms";
   public static final String FAIL_RATE = "fail_rate";
@@ -49,12 +52,13 @@ public record Faults(
   public static final String REFUSE_RATE = "refuse_rate";
   public static final String SEARCH_ENABLED = "search_enabled";
   public static final String SEARCH_LAG_MS = "search_lag_ms";
+  public static final String RATE_429_PREFIX = "rate_429_prefix";
 
   /** The statuses {@code refuse_status} accepts. */
   public static final List<Integer> REFUSE_STATUSES = List.of(401, 402, 403);
 
   /** Jobs take two seconds and always succeed; no latency, no injected errors. */
-  public static final Faults DEFAULT = new Faults(2000, 0.0, 0, 0.0, 0.0, 0, 401, 0.0, true, 0);
+  public static final Faults DEFAULT = new Faults(2000, 0.0, 0, 0.0, 0.0, 0, 401, 0.0, true, 0, "");
 
   public Faults {
     requireCount(JOB_DURATION_MS, jobDurationMs);
@@ -68,6 +72,9 @@ public record Faults(
     }
     requireProbability(REFUSE_RATE, refuseRate);
     requireCount(SEARCH_LAG_MS, searchLagMs);
+    if (rate429Prefix == null) {
+      throw new IllegalArgumentException(RATE_429_PREFIX + " must be a string");
+    }
   }
 
   /** The faults without the search's switches: the search offered, without lag. */
@@ -90,7 +97,8 @@ public record Faults(
         refuseStatus,
         refuseRate,
         true,
-        0);
+        0,
+        "");
   }
 
   public Faults withJobDurationMs(int value) {
@@ -104,7 +112,8 @@ public record Faults(
         refuseStatus,
         refuseRate,
         searchEnabled,
-        searchLagMs);
+        searchLagMs,
+        rate429Prefix);
   }
 
   public Faults withFailRate(double value) {
@@ -118,7 +127,8 @@ public record Faults(
         refuseStatus,
         refuseRate,
         searchEnabled,
-        searchLagMs);
+        searchLagMs,
+        rate429Prefix);
   }
 
   public Faults withLatencyMs(int value) {
@@ -132,7 +142,8 @@ public record Faults(
         refuseStatus,
         refuseRate,
         searchEnabled,
-        searchLagMs);
+        searchLagMs,
+        rate429Prefix);
   }
 
   public Faults withRate429(double value) {
@@ -146,7 +157,8 @@ public record Faults(
         refuseStatus,
         refuseRate,
         searchEnabled,
-        searchLagMs);
+        searchLagMs,
+        rate429Prefix);
   }
 
   public Faults withRate5xx(double value) {
@@ -160,7 +172,8 @@ public record Faults(
         refuseStatus,
         refuseRate,
         searchEnabled,
-        searchLagMs);
+        searchLagMs,
+        rate429Prefix);
   }
 
   public Faults withLosePostResponseNext(int value) {
@@ -174,7 +187,8 @@ public record Faults(
         refuseStatus,
         refuseRate,
         searchEnabled,
-        searchLagMs);
+        searchLagMs,
+        rate429Prefix);
   }
 
   public Faults withRefuseStatus(int value) {
@@ -188,7 +202,8 @@ public record Faults(
         value,
         refuseRate,
         searchEnabled,
-        searchLagMs);
+        searchLagMs,
+        rate429Prefix);
   }
 
   public Faults withRefuseRate(double value) {
@@ -202,7 +217,8 @@ public record Faults(
         refuseStatus,
         value,
         searchEnabled,
-        searchLagMs);
+        searchLagMs,
+        rate429Prefix);
   }
 
   public Faults withSearchEnabled(boolean value) {
@@ -216,7 +232,8 @@ public record Faults(
         refuseStatus,
         refuseRate,
         value,
-        searchLagMs);
+        searchLagMs,
+        rate429Prefix);
   }
 
   public Faults withSearchLagMs(int value) {
@@ -230,6 +247,22 @@ public record Faults(
         refuseStatus,
         refuseRate,
         searchEnabled,
+        value,
+        rate429Prefix);
+  }
+
+  public Faults withRate429Prefix(String value) {
+    return new Faults(
+        jobDurationMs,
+        failRate,
+        latencyMs,
+        rate429,
+        rate5xx,
+        losePostResponseNext,
+        refuseStatus,
+        refuseRate,
+        searchEnabled,
+        searchLagMs,
         value);
   }
 
@@ -259,6 +292,7 @@ public record Faults(
             case REFUSE_RATE -> result.withRefuseRate(probability(name, value));
             case SEARCH_ENABLED -> result.withSearchEnabled(flag(name, value));
             case SEARCH_LAG_MS -> result.withSearchLagMs(count(name, value));
+            case RATE_429_PREFIX -> result.withRate429Prefix(text(name, value));
             default -> throw new IllegalArgumentException("unknown fault field '" + name + "'");
           };
     }
@@ -278,6 +312,7 @@ public record Faults(
     json.put(REFUSE_RATE, refuseRate);
     json.put(SEARCH_ENABLED, searchEnabled);
     json.put(SEARCH_LAG_MS, searchLagMs);
+    json.put(RATE_429_PREFIX, rate429Prefix);
     return json;
   }
 
@@ -286,6 +321,13 @@ public record Faults(
       throw new IllegalArgumentException(name + " must be an integer >= 0");
     }
     return value.intValue();
+  }
+
+  private static String text(String name, JsonNode value) {
+    if (!value.isTextual()) {
+      throw new IllegalArgumentException(name + " must be a string");
+    }
+    return value.textValue();
   }
 
   private static boolean flag(String name, JsonNode value) {

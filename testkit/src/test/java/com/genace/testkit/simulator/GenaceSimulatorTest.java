@@ -176,6 +176,24 @@ class GenaceSimulatorTest {
   }
 
   @Test
+  void a_rate_limit_prefix_limits_only_the_creates_of_the_operations_it_names() {
+    HttpResponse<String> patched =
+        http.post("/_sim/faults", "{\"rate_429\":1.0,\"rate_429_prefix\":\"big-\"}");
+    HttpResponse<String> big = http.post("/v1/generations", createBody("big-1"));
+    HttpResponse<String> small = http.post("/v1/generations", createBody("small-1"));
+    HttpResponse<String> models = http.get("/v1/models");
+    HttpResponse<String> wrongType = http.post("/_sim/faults", "{\"rate_429_prefix\":1}");
+
+    assertThat(patched.statusCode()).isEqualTo(200);
+    assertThat(big.statusCode()).isEqualTo(429);
+    assertThat(small.statusCode()).isEqualTo(201);
+    assertThat(models.statusCode()).isEqualTo(200);
+    assertThat(wrongType.statusCode()).isEqualTo(400);
+    assertThat(wrongType.body()).contains("rate_429_prefix must be a string");
+    assertThat(simulator.faults().rate429Prefix()).isEqualTo("big-");
+  }
+
+  @Test
   void a_lost_response_closes_the_connection_without_a_single_response_byte() throws Exception {
     simulator.setFaults(Faults.DEFAULT.withLosePostResponseNext(1));
     byte[] body = createBody("op-lost").getBytes(StandardCharsets.UTF_8);
