@@ -44,6 +44,11 @@ final class StatisticsLoop implements Runnable {
       log.warn("could not read the approvers: {}", e.getMessage());
     }
     try {
+      stack.state.heldAccounts(stack.ledger.accounts().restrictions().heldNow());
+    } catch (RuntimeException e) {
+      log.warn("could not read the accounts held after a 429: {}", e.getMessage());
+    }
+    try {
       stack.metrics.saturation(stack.saturation.read());
     } catch (RuntimeException e) {
       log.warn("could not read Temporal's backlog: {}", e.getMessage());

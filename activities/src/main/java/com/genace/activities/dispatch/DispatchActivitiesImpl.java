@@ -10,6 +10,7 @@ import com.genace.activities.genace.CreateOutcome;
 import com.genace.activities.genace.CreateRequest;
 import com.genace.activities.genace.GenaceClient;
 import com.genace.activities.leasing.HeldLease;
+import com.genace.activities.ledger.AccountRestrictions;
 import com.genace.activities.ledger.ClaimResult;
 import com.genace.activities.ledger.Lease;
 import com.genace.activities.ledger.OperationRow;
@@ -27,7 +28,6 @@ import com.genace.workflows.dispatch.DispatchResult;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -183,16 +183,16 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     // allowance decides, so that waiting for credits never looks like a dispatch attempt, and the
     // pause is read before anything is written.
     // A cap on an account's renders in flight is decided where the operation becomes
-    // submitting, and the account is known only once claimed: while any account has a cap, the
-    // claim leaves the operation pending too.
-    Set<String> capped;
+    // submitting, and the account is known only once claimed: while any account has a cap or is
+    // held (Genace rate limited its traffic), the claim leaves the operation pending too.
+    AccountRestrictions.View restrictions;
     try {
-      capped = ledger.accounts().capped();
+      restrictions = ledger.accounts().restrictions().current();
     } catch (RuntimeException e) {
       throw ApplicationFailure.newNonRetryableFailureWithCause(
           "dispatch failed before claiming: " + e.getMessage(), NOTHING_SENT, e);
     }
-    boolean submitAtOnce = !allowance.limited() && capped.isEmpty();
+    boolean submitAtOnce = !allowance.limited() && restrictions.none();
     Optional<String> closedBeforeClaim =
         submitAtOnce ? localGate.closedReason() : gate.closedReason();
     if (closedBeforeClaim.isPresent()) {
@@ -220,6 +220,16 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
       request =
           new CreateRequest(
               acquired.model(), parseInput(acquired.requestJson().orElseThrow()), operationId);
+      Optional<AccountRestrictions.Held> accountHeld = restrictions.held(account);
+      if (accountHeld.isPresent()) {
+        // Nothing written: the operation stays pending and waits out its account's hold.
+        ledger.release(lease);
+        return new DispatchResult(
+            DispatchOutcome.ALLOWANCE_EXHAUSTED,
+            null,
+            accountHeld.get().describe(account),
+            accountHeld.get().remaining().toMillis());
+      }
       SpendingAllowance.Reservation reservation =
           allowance.reserve(operationId, acquired.account(), acquired.model());
       if (!reservation.granted()) {
@@ -231,7 +241,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
             DispatchAllowance.retryAfter().toMillis());
       }
       WriteResult marked = WriteResult.APPLIED;
-      if (capped.contains(account)) {
+      if (restrictions.capped(account)) {
         OperationsLedger.CapCheck check = ledger.markSubmittingWithinCap(lease, account);
         if (check.atCap().isPresent()) {
           // Nothing written: the operation stays pending and waits, as for credits.
@@ -289,7 +299,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
     try {
       DispatchResult result;
       try {
-        result = recorder.record(lease, outcome);
+        result = recorder.record(lease, account, outcome);
         if (result.outcome() == DispatchOutcome.ACCEPTED) {
           // What the ledger committed with the acceptance: the same estimate of the same model.
           long credits = ledger.creditEstimate().costOf(request.model());

@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * Writes a dispatch's outcome to the ledger under its dispatch lease, and says what the ledger
  * took: the POST's answer once it came back, or the {@code not_sent} of an attempt that stopped
  * before the POST. A refusal of the whole account opens the fleet-wide circuit before its {@code
- * not_sent} is recorded.
+ * not_sent} is recorded; a 429 holds the operation's account, and that account only, for its {@code
+ * Retry-After}.
  */
 final class OutcomeRecorder {
 
@@ -38,7 +39,7 @@ final class OutcomeRecorder {
    * review reads what the ledger holds); an answer that created nothing keeps its outcome, as the
    * next claim reads the row (one left {@code submitting} goes to review).
    */
-  DispatchResult record(Lease lease, CreateOutcome outcome) {
+  DispatchResult record(Lease lease, String account, CreateOutcome outcome) {
     if (outcome instanceof CreateOutcome.Accepted accepted) {
       if (ledger.recordAccepted(lease, accepted.remoteJobId()) == WriteResult.APPLIED) {
         return new DispatchResult(DispatchOutcome.ACCEPTED, accepted.remoteJobId(), null, 0);
@@ -66,6 +67,7 @@ final class OutcomeRecorder {
               + ") but the dispatch lease was lost before it was recorded");
     }
     if (outcome instanceof CreateOutcome.RateLimited limited) {
+      holdAccount(lease, account, limited);
       return notSent(
           lease, DispatchOutcome.RATE_LIMITED, limited.describe(), limited.retryAfter().toMillis());
     }
@@ -110,6 +112,30 @@ final class OutcomeRecorder {
       log.error(
           "could not open the dispatch circuit ({}) after operation {} was refused: {}",
           refused.problem().wire(),
+          lease.operationId(),
+          e.getMessage());
+    }
+  }
+
+  /**
+   * Holds the account's next dispatches on every worker until the 429's {@code Retry-After} has
+   * passed: its backlog waits instead of knocking, and other accounts' dispatch runs on. A failure
+   * here changes nothing about this operation: it waits its own {@code Retry-After} all the same.
+   */
+  private void holdAccount(Lease lease, String account, CreateOutcome.RateLimited limited) {
+    try {
+      ledger
+          .accounts()
+          .restrictions()
+          .hold(
+              account,
+              limited.retryAfter(),
+              "Genace answered 429 to operation " + lease.operationId() + "'s POST",
+              lease.owner());
+    } catch (RuntimeException e) {
+      log.warn(
+          "could not hold account {} after a 429 for operation {}: {}",
+          account,
           lease.operationId(),
           e.getMessage());
     }

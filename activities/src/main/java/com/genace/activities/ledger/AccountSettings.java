@@ -4,13 +4,11 @@ import com.genace.activities.db.Sql;
 import com.genace.activities.db.SqlStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
-import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
@@ -28,9 +26,6 @@ public final class AccountSettings {
    */
   static final String IN_FLIGHT = "phase IN ('submitting', 'observing') AND account <> ''";
 
-  /** How long the answer to "is any account capped?" is reused before it is read again. */
-  public static final Duration CAPPED_RECHECK = Duration.ofSeconds(5);
-
   /** The weights V25 accepts: 1000 to 1 is the widest ratio between two accounts. */
   public static final double MIN_WEIGHT = 0.001;
 
@@ -46,16 +41,16 @@ public final class AccountSettings {
       Optional<Instant> updatedAt) {}
 
   private final Sql sql;
-  private final LongSupplier nanoTime;
-
-  /** The last read of {@link #capped}, and when: one reference, so a reader never sees half. */
-  private record CappedRead(Set<String> accounts, long readAt) {}
-
-  private volatile CappedRead cappedRead;
+  private final AccountRestrictions restrictions;
 
   AccountSettings(Sql sql, LongSupplier nanoTime) {
     this.sql = sql;
-    this.nanoTime = nanoTime;
+    this.restrictions = new AccountRestrictions(sql, nanoTime);
+  }
+
+  /** The caps and holds as every dispatch reads them (cached: {@link AccountRestrictions}). */
+  public AccountRestrictions restrictions() {
+    return restrictions;
   }
 
   static final SqlStatement LIST =
@@ -115,7 +110,7 @@ public final class AccountSettings {
     }
     Long cap = maxInFlight.isPresent() ? (long) maxInFlight.getAsInt() : null;
     sql.update(SET_CAP, p -> p.text(account).bigintOrNull(cap).text(by));
-    cappedRead = null; // this process sees its own change at once
+    restrictions.forget(); // this process sees its own change at once
   }
 
   static final SqlStatement SET_WEIGHT =
@@ -154,31 +149,6 @@ public final class AccountSettings {
       throw new IllegalArgumentException(
           "--weight is from " + MIN_WEIGHT + " to " + (long) MAX_WEIGHT + ", not " + weight);
     }
-  }
-
-  static final SqlStatement CAPPED =
-      SqlStatement.of(
-          "capped_accounts",
-          "SELECT account FROM app_account_settings WHERE max_in_flight IS NOT NULL");
-
-  /**
-   * The accounts that have a cap, read at most every {@link #CAPPED_RECHECK}: a dispatch of an
-   * account without one pays no statement for the caps, and a cap set elsewhere holds within
-   * seconds.
-   */
-  public Set<String> capped() {
-    long now = nanoTime.getAsLong();
-    CappedRead last = cappedRead;
-    if (last == null || now - last.readAt() > CAPPED_RECHECK.toNanos()) {
-      last = new CappedRead(Set.copyOf(sql.query(CAPPED, p -> {}, rs -> rs.getString(1))), now);
-      cappedRead = last;
-    }
-    return last.accounts();
-  }
-
-  /** Whether any account has a cap ({@link #capped}). */
-  public boolean anyCapped() {
-    return !capped().isEmpty();
   }
 
   static final SqlStatement LOCK_CAP =

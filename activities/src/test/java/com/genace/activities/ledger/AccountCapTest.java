@@ -132,12 +132,12 @@ class AccountCapTest {
     assertThat(shop.maxInFlight()).isEqualTo(OptionalInt.of(2));
     assertThat(shop.inFlight()).isZero();
     assertThat(shop.updatedBy()).contains("alice");
-    assertThat(ledger.accounts().anyCapped()).isTrue();
+    assertThat(ledger.accounts().restrictions().current().capped("shop")).isTrue();
 
     ledger.accounts().setCap("shop", OptionalInt.empty(), "bob");
     assertThat(ledger.accounts().list().get(0).maxInFlight()).isEmpty();
     assertThat(ledger.accounts().list().get(0).updatedBy()).contains("bob");
-    assertThat(ledger.accounts().anyCapped()).isFalse();
+    assertThat(ledger.accounts().restrictions().current().none()).isTrue();
 
     assertThat(ledger.accounts().known("shop")).isTrue();
     assertThat(ledger.accounts().known("nobody")).isFalse();

@@ -105,7 +105,8 @@ public final class TestDatabase {
               + " app_worker_controls, app_fleet_configuration, app_allowance_counters,"
               + " app_allowance_slices,"
               + " app_fleet_statistics, app_review_evidence, app_review_evidence_history,"
-              + " app_sweep_cursor, app_approvers, app_approvals_used, app_account_settings");
+              + " app_sweep_cursor, app_approvers, app_approvals_used, app_account_settings,"
+              + " app_account_holds");
     } catch (SQLException e) {
       throw new IllegalStateException("could not clear the test database", e);
     }

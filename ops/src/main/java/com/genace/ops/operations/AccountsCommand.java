@@ -2,6 +2,7 @@ package com.genace.ops.operations;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.genace.activities.ledger.AccountRestrictions;
 import com.genace.activities.ledger.AccountSettings;
 import com.genace.client.connection.GenerationConnection;
 import com.genace.client.connection.TemporalSettings;
@@ -150,7 +151,7 @@ final class AccountsCommand implements Runnable {
                   + " (set by "
                   + who
                   + "; every worker holds it within "
-                  + AccountSettings.CAPPED_RECHECK.toSeconds()
+                  + AccountRestrictions.RECHECK.toSeconds()
                   + " s)");
         }
         if (weight != null) {

@@ -212,7 +212,7 @@ final class ApiHandler implements HttpHandler {
         faults.rate429Prefix().isEmpty()
             || operationId.filter(id -> id.startsWith(faults.rate429Prefix())).isPresent();
     if (limited && state.chance(faults.rate429())) {
-      exchange.getResponseHeaders().set("Retry-After", "1");
+      exchange.getResponseHeaders().set("Retry-After", Integer.toString(faults.retryAfterS()));
       Exchanges.sendError(exchange, 429, "rate_limited", "simulated rate limit");
       return false;
     }

@@ -14,8 +14,8 @@ import java.util.Map;
  *     running
  * @param failRate probability, decided at creation, that a job ends failed instead of succeeded
  * @param latencyMs delay added before answering every {@code /v1} request
- * @param rate429 probability that a {@code /v1} request is answered 429 ({@code Retry-After: 1});
- *     nothing is created
+ * @param rate429 probability that a {@code /v1} request is answered 429 ({@code Retry-After:
+ *     retryAfterS}); nothing is created
  * @param rate5xx probability that a {@code /v1} request is answered 503; nothing is created
  * @param losePostResponseNext the next N creates make the job and then drop the connection without
  *     answering; counts down as it is used
@@ -28,6 +28,7 @@ import java.util.Map;
  * @param searchLagMs how long after its creation a job appears in that search
  * @param rate429Prefix when not empty, {@code rate429} applies only to creates whose operation id
  *     starts with it (one account's traffic, when ids carry the account), and to no other request
+ * @param retryAfterS the {@code Retry-After} of a 429, in seconds
  */
 public record Faults(
     int jobDurationMs,
@@ -40,7 +41,8 @@ public record Faults(
     double refuseRate,
     boolean searchEnabled,
     int searchLagMs,
-    String rate429Prefix) {
+    String rate429Prefix,
+    int retryAfterS) {
 
   public static final String JOB_DURATION_MS = "job_duration_ms";
   public static final String FAIL_RATE = "fail_rate";
@@ -53,12 +55,14 @@ public record Faults(
   public static final String SEARCH_ENABLED = "search_enabled";
   public static final String SEARCH_LAG_MS = "search_lag_ms";
   public static final String RATE_429_PREFIX = "rate_429_prefix";
+  public static final String RETRY_AFTER_S = "retry_after_s";
 
   /** The statuses {@code refuse_status} accepts. */
   public static final List<Integer> REFUSE_STATUSES = List.of(401, 402, 403);
 
   /** Jobs take two seconds and always succeed; no latency, no injected errors. */
-  public static final Faults DEFAULT = new Faults(2000, 0.0, 0, 0.0, 0.0, 0, 401, 0.0, true, 0, "");
+  public static final Faults DEFAULT =
+      new Faults(2000, 0.0, 0, 0.0, 0.0, 0, 401, 0.0, true, 0, "", 1);
 
   public Faults {
     requireCount(JOB_DURATION_MS, jobDurationMs);
@@ -75,6 +79,7 @@ public record Faults(
     if (rate429Prefix == null) {
       throw new IllegalArgumentException(RATE_429_PREFIX + " must be a string");
     }
+    requireCount(RETRY_AFTER_S, retryAfterS);
   }
 
   /** The faults without the search's switches: the search offered, without lag. */
@@ -98,7 +103,8 @@ public record Faults(
         refuseRate,
         true,
         0,
-        "");
+        "",
+        1);
   }
 
   public Faults withJobDurationMs(int value) {
@@ -113,7 +119,8 @@ public record Faults(
         refuseRate,
         searchEnabled,
         searchLagMs,
-        rate429Prefix);
+        rate429Prefix,
+        retryAfterS);
   }
 
   public Faults withFailRate(double value) {
@@ -128,7 +135,8 @@ public record Faults(
         refuseRate,
         searchEnabled,
         searchLagMs,
-        rate429Prefix);
+        rate429Prefix,
+        retryAfterS);
   }
 
   public Faults withLatencyMs(int value) {
@@ -143,7 +151,8 @@ public record Faults(
         refuseRate,
         searchEnabled,
         searchLagMs,
-        rate429Prefix);
+        rate429Prefix,
+        retryAfterS);
   }
 
   public Faults withRate429(double value) {
@@ -158,7 +167,8 @@ public record Faults(
         refuseRate,
         searchEnabled,
         searchLagMs,
-        rate429Prefix);
+        rate429Prefix,
+        retryAfterS);
   }
 
   public Faults withRate5xx(double value) {
@@ -173,7 +183,8 @@ public record Faults(
         refuseRate,
         searchEnabled,
         searchLagMs,
-        rate429Prefix);
+        rate429Prefix,
+        retryAfterS);
   }
 
   public Faults withLosePostResponseNext(int value) {
@@ -188,7 +199,8 @@ public record Faults(
         refuseRate,
         searchEnabled,
         searchLagMs,
-        rate429Prefix);
+        rate429Prefix,
+        retryAfterS);
   }
 
   public Faults withRefuseStatus(int value) {
@@ -203,7 +215,8 @@ public record Faults(
         refuseRate,
         searchEnabled,
         searchLagMs,
-        rate429Prefix);
+        rate429Prefix,
+        retryAfterS);
   }
 
   public Faults withRefuseRate(double value) {
@@ -218,7 +231,8 @@ public record Faults(
         value,
         searchEnabled,
         searchLagMs,
-        rate429Prefix);
+        rate429Prefix,
+        retryAfterS);
   }
 
   public Faults withSearchEnabled(boolean value) {
@@ -233,7 +247,8 @@ public record Faults(
         refuseRate,
         value,
         searchLagMs,
-        rate429Prefix);
+        rate429Prefix,
+        retryAfterS);
   }
 
   public Faults withSearchLagMs(int value) {
@@ -248,7 +263,8 @@ public record Faults(
         refuseRate,
         searchEnabled,
         value,
-        rate429Prefix);
+        rate429Prefix,
+        retryAfterS);
   }
 
   public Faults withRate429Prefix(String value) {
@@ -263,6 +279,23 @@ public record Faults(
         refuseRate,
         searchEnabled,
         searchLagMs,
+        value,
+        retryAfterS);
+  }
+
+  public Faults withRetryAfterS(int value) {
+    return new Faults(
+        jobDurationMs,
+        failRate,
+        latencyMs,
+        rate429,
+        rate5xx,
+        losePostResponseNext,
+        refuseStatus,
+        refuseRate,
+        searchEnabled,
+        searchLagMs,
+        rate429Prefix,
         value);
   }
 
@@ -293,6 +326,7 @@ public record Faults(
             case SEARCH_ENABLED -> result.withSearchEnabled(flag(name, value));
             case SEARCH_LAG_MS -> result.withSearchLagMs(count(name, value));
             case RATE_429_PREFIX -> result.withRate429Prefix(text(name, value));
+            case RETRY_AFTER_S -> result.withRetryAfterS(count(name, value));
             default -> throw new IllegalArgumentException("unknown fault field '" + name + "'");
           };
     }
@@ -313,6 +347,7 @@ public record Faults(
     json.put(SEARCH_ENABLED, searchEnabled);
     json.put(SEARCH_LAG_MS, searchLagMs);
     json.put(RATE_429_PREFIX, rate429Prefix);
+    json.put(RETRY_AFTER_S, retryAfterS);
     return json;
   }
 

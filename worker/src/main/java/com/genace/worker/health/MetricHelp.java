@@ -21,6 +21,9 @@ final class MetricHelp implements MeterFilter {
               "1 while this worker may take observation and delivery work"),
           Map.entry("genace_active_dispatches", "dispatch activities running on this worker"),
           Map.entry(
+              "genace_accounts_held",
+              "accounts whose dispatch a 429 holds now, fleet-wide (until its Retry-After)"),
+          Map.entry(
               "genace_active_operation_activities",
               "other activities (observe, deliver, review) running on this worker"),
           Map.entry(

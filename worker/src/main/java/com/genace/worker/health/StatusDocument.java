@@ -82,7 +82,18 @@ public final class StatusDocument {
           s.phases().forEach((phase, n) -> phases.put(phase.wire(), n));
         });
     status.put("artifact_store", state.artifactStoreProblem().orElse("ok"));
-    status.putObject("accounts").put("fairness_weights", state.fairnessWeights());
+    ObjectNode accounts =
+        status.putObject("accounts").put("fairness_weights", state.fairnessWeights());
+    var held = accounts.putArray("held");
+    state
+        .heldAccounts()
+        .forEach(
+            hold ->
+                held.addObject()
+                    .put("account", hold.account())
+                    .put("reason", hold.reason())
+                    .put("held_by", hold.heldBy())
+                    .put("held_until", hold.heldUntil().toString()));
     state
         .spendingGuarded()
         .ifPresentOrElse(

@@ -53,6 +53,7 @@ public final class WorkerMetrics {
     Gauge.builder("genace_active_operation_activities", state.activeOperations(), a -> a.get())
         .register(registry);
     CircuitReport.register(registry, state);
+    Gauge.builder("genace_accounts_held", () -> state.heldAccounts().size()).register(registry);
     for (Phase phase : Phase.values()) {
       if (phase.isTerminal()) {
         continue; // finished operations are counted by genace_ledger_transitions_total

@@ -4,6 +4,7 @@ import com.genace.activities.controls.DispatchCircuit;
 import com.genace.activities.controls.DispatchPause;
 import com.genace.activities.dispatch.DispatchGate;
 import com.genace.activities.dispatch.DispatchListener;
+import com.genace.activities.ledger.AccountRestrictions;
 import com.genace.activities.ledger.Lease;
 import com.genace.activities.lifecycle.OrphanListener;
 import com.genace.activities.lifecycle.RetentionListener;
@@ -64,6 +65,7 @@ public final class WorkerState
   private final AtomicLong retentionDeleted = new AtomicLong();
   private volatile String retentionSchedule = "not set up yet";
   private volatile String fairnessWeights = "not applied yet";
+  private volatile List<AccountRestrictions.HeldAccount> heldAccounts = List.of();
   private volatile Optional<RetentionPass> lastRetentionPass = Optional.empty();
   private final Map<String, Lease> sending = new ConcurrentHashMap<>();
 
@@ -303,6 +305,15 @@ public final class WorkerState
 
   public String fairnessWeights() {
     return fairnessWeights;
+  }
+
+  /** The accounts whose dispatch a 429 holds now, fleet-wide, as last read from the ledger. */
+  public void heldAccounts(List<AccountRestrictions.HeldAccount> held) {
+    this.heldAccounts = List.copyOf(held);
+  }
+
+  public List<AccountRestrictions.HeldAccount> heldAccounts() {
+    return heldAccounts;
   }
 
   /** Whether this worker set up the sweeper's schedule, or why not. */

@@ -146,7 +146,8 @@ class MetricsScrapeTest {
             "genace_lease_denials_total",
             "genace_db_statement_seconds",
             "genace_accepting_dispatch",
-            "genace_open_reviews")
+            "genace_open_reviews",
+            "genace_accounts_held")
         .containsKeys(
             WorkflowCounters.ALL.stream().map(name -> name + "_total").toArray(String[]::new));
     assertThat(help).allSatisfy((name, text) -> assertThat(text).as(name).isNotBlank());
