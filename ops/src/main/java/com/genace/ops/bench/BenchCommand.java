@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code genace bench ledger|e2e|scale|soak|first-minute|fleet}: each measures ours and its
+ * {@code genace bench ledger|e2e|scale|soak|first-minute|fleet|fair}: each measures ours and its
  * baseline side by side in the same run, on the same services. Progress goes to standard error; the
  * figures to standard output ({@code --json}: one JSON object, last). See docs/performance.md.
  */
@@ -39,6 +39,7 @@ import picocli.CommandLine.Option;
       BenchCommand.Soak.class,
       BenchCommand.FirstMinute.class,
       BenchCommand.Fleet.class,
+      BenchCommand.Fair.class,
       BareWorker.Command.class,
       NaiveWorker.Command.class
     })
@@ -49,7 +50,7 @@ public final class BenchCommand implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(
-        spec.commandLine(), "missing bench: ledger, e2e, scale, soak, first-minute or fleet");
+        spec.commandLine(), "missing bench: ledger, e2e, scale, soak, first-minute, fleet or fair");
   }
 
   /** What every bench shares: the environment, {@code --json}, progress and the report. */
@@ -325,6 +326,81 @@ public final class BenchCommand implements Runnable {
       }
       List<Boolean> allowances = allowance == null ? List.of(false, true) : List.of(allowance);
       return new FleetBench(services, progress).run(workers, allowances, operations, warmUpSize);
+    }
+  }
+
+  @Command(
+      name = "fair",
+      mixinStandardHelpOptions = true,
+      description =
+          "Fairness between accounts, on a Temporal server with fairness on: account big starts"
+              + " B operations, then account small starts S; small's wait from its start to its"
+              + " POST beside big against the same S alone (before and after, pooled:"
+              + " small_wait_ratio), big's operations a second with small against without"
+              + " (big_throughput_ratio), and the most renders an account had in flight above its"
+              + " cap (over_cap, sampled). One worker process; the simulator answering after 50 ms"
+              + " with renders that end at once. Temporal is TEMPORAL_ADDRESS (which must have"
+              + " fairness on), else the development server of the Temporal CLI with fairness on.")
+  static final class Fair extends Base {
+
+    @Option(
+        names = "--big",
+        paramLabel = "B",
+        defaultValue = "1000",
+        description = "Operations of account big (default ${DEFAULT-VALUE}).")
+    int big;
+
+    @Option(
+        names = "--small",
+        paramLabel = "S",
+        defaultValue = "20",
+        description = "Operations of account small (default ${DEFAULT-VALUE}).")
+    int small;
+
+    @Option(
+        names = "--big-cap",
+        paramLabel = "N",
+        defaultValue = "16",
+        description = "Big's cap on renders in flight (default ${DEFAULT-VALUE}).")
+    int bigCap;
+
+    @Option(
+        names = "--small-cap",
+        paramLabel = "N",
+        description = "Small's cap on renders in flight (default: none).")
+    Integer smallCap;
+
+    @Option(
+        names = "--warm-up",
+        paramLabel = "W",
+        defaultValue = "100",
+        description =
+            "Operations of a third account run first, not measured (default ${DEFAULT-VALUE}).")
+    int warmUp;
+
+    Fair(Environment env) {
+      super(env);
+    }
+
+    @Override
+    BenchReport measure(BenchServices services, Consumer<String> progress) throws Exception {
+      validate();
+      if (env.get(TemporalSettings.ADDRESS).isEmpty()) {
+        services.useTemporalDevServer(
+            TemporalCliLocator.forThisMachine(env, spec.commandLine().getErr()).locate(), true);
+      }
+      return new FairBench(services, progress).run(big, small, bigCap, smallCap, warmUp);
+    }
+
+    /** Before any service starts: a bad option costs nothing. */
+    void validate() {
+      requireAtLeast(big, 1, "--big");
+      requireAtLeast(small, 1, "--small");
+      requireAtLeast(bigCap, 1, "--big-cap");
+      if (smallCap != null) {
+        requireAtLeast(smallCap, 1, "--small-cap");
+      }
+      requireAtLeast(warmUp, 0, "--warm-up");
     }
   }
 

@@ -43,6 +43,7 @@ final class BenchServices implements AutoCloseable {
   private String genaceApiKey;
   private SimulatorControl simulator;
   private Path temporalCli;
+  private boolean temporalFairness;
 
   BenchServices(Environment env, Consumer<String> progress) {
     this.env = env;
@@ -56,7 +57,13 @@ final class BenchServices implements AutoCloseable {
    * runs inside the bench's own JVM and shares its CPU. Call before anything uses Temporal.
    */
   void useTemporalDevServer(Path cli) {
+    useTemporalDevServer(cli, false);
+  }
+
+  /** {@link #useTemporalDevServer(Path)}, with task-queue priority and fairness on if asked. */
+  void useTemporalDevServer(Path cli, boolean fairness) {
     temporalCli = cli;
+    temporalFairness = fairness;
   }
 
   /** PostgreSQL, migrated; returns its URL as {@code DATABASE_URL} takes it. */
@@ -107,7 +114,12 @@ final class BenchServices implements AutoCloseable {
 
   private TemporalSettings startDevServer() {
     int port = LoopbackPorts.free();
-    progress.accept("starting Temporal (" + temporalCli + " server start-dev, headless)");
+    progress.accept(
+        "starting Temporal ("
+            + temporalCli
+            + " server start-dev, headless"
+            + (temporalFairness ? ", fairness on" : "")
+            + ")");
     Path log;
     try {
       log = Files.createTempFile("genace-bench-temporal-", ".log");
@@ -116,7 +128,7 @@ final class BenchServices implements AutoCloseable {
     }
     // Pushed first, so that it goes after the server has stopped writing to it.
     started.add((AutoCloseable) () -> Files.deleteIfExists(log));
-    started.add(TemporalCliServer.startHeadless(temporalCli, port, log));
+    started.add(TemporalCliServer.startHeadless(temporalCli, port, log, temporalFairness));
     return TemporalSettings.local("127.0.0.1:" + port);
   }
 

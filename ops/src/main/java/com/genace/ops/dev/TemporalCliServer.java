@@ -44,7 +44,15 @@ public final class TemporalCliServer implements AutoCloseable {
 
   /** Without the Web UI (in memory, as every dev server here): for a bench, which needs no UI. */
   public static TemporalCliServer startHeadless(Path cli, int port, Path log) {
-    return launch(cli, port, null, Optional.empty(), false, log);
+    return startHeadless(cli, port, log, false);
+  }
+
+  /**
+   * Headless, with task-queue priority and fairness honoured as {@link #start} has them when {@code
+   * fairness} is true: for {@code bench fair}, which measures them.
+   */
+  public static TemporalCliServer startHeadless(Path cli, int port, Path log, boolean fairness) {
+    return launch(cli, port, null, Optional.empty(), fairness, log);
   }
 
   /** With the Web UI on {@code uiPort}, or headless when it is null. */
