@@ -220,7 +220,7 @@ public final class DispatchActivitiesImpl implements DispatchActivities {
       request =
           new CreateRequest(
               acquired.model(), parseInput(acquired.requestJson().orElseThrow()), operationId);
-      Optional<AccountRestrictions.Held> accountHeld = restrictions.held(account);
+      Optional<AccountRestrictions.Held> accountHeld = restrictions.held(account, operationId);
       if (accountHeld.isPresent()) {
         // Nothing written: the operation stays pending and waits out its account's hold.
         ledger.release(lease);

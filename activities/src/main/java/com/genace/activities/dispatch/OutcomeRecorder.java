@@ -129,6 +129,7 @@ final class OutcomeRecorder {
           .restrictions()
           .hold(
               account,
+              lease.operationId(),
               limited.retryAfter(),
               "Genace answered 429 to operation " + lease.operationId() + "'s POST",
               lease.owner());

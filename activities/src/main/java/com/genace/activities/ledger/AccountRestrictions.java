@@ -29,8 +29,11 @@ public final class AccountRestrictions {
   /** The longest a 429 holds an account, whatever its {@code Retry-After} says. */
   public static final Duration MAX_HOLD = Duration.ofMinutes(5);
 
-  /** An account held until {@code untilNanos} (this process's {@link System#nanoTime} scale). */
-  private record Hold(String reason, long untilNanos) {}
+  /**
+   * An account held until {@code untilNanos} (this process's {@link System#nanoTime} scale) after
+   * the 429 of {@code operationId}.
+   */
+  private record Hold(String reason, String operationId, long untilNanos) {}
 
   /** One read: the capped accounts and the holds in force then. */
   private record Read(Set<String> capped, Map<String, Hold> holds, long readAt) {}
@@ -55,10 +58,14 @@ public final class AccountRestrictions {
       return read.capped().contains(account);
     }
 
-    /** Why {@code account}'s dispatch waits now, and for how long; empty when it need not. */
-    public Optional<Held> held(String account) {
+    /**
+     * Why {@code operationId}, of {@code account}, waits now, and for how long; empty when it need
+     * not. The operation whose 429 holds the account is not held by it: its workflow waits the
+     * {@code Retry-After} itself (in its own time, which Temporal may skip in tests).
+     */
+    public Optional<Held> held(String account, String operationId) {
       Hold hold = read.holds().get(account);
-      if (hold == null || hold.untilNanos() <= now) {
+      if (hold == null || hold.untilNanos() <= now || hold.operationId().equals(operationId)) {
         return Optional.empty();
       }
       return Optional.of(new Held(hold.reason(), Duration.ofNanos(hold.untilNanos() - now)));
@@ -94,11 +101,11 @@ public final class AccountRestrictions {
       SqlStatement.of(
           "account_restrictions",
           """
-          SELECT account, NULL::bigint AS held_ms, NULL::text AS reason
+          SELECT account, NULL::bigint AS held_ms, NULL::text AS reason, NULL::text AS operation_id
           FROM app_account_settings WHERE max_in_flight IS NOT NULL
           UNION ALL
           SELECT account, ceil(extract(epoch FROM held_until - clock_timestamp()) * 1000)::bigint,
-                 reason
+                 reason, operation_id
           FROM app_account_holds WHERE held_until > clock_timestamp()
           """);
 
@@ -114,7 +121,7 @@ public final class AccountRestrictions {
   }
 
   /** A row of {@link #READ}: a capped account (no {@code heldMs}) or a held one. */
-  private record Row(String account, Long heldMs, String reason) {}
+  private record Row(String account, Long heldMs, String reason, String operationId) {}
 
   private Read read(long now) {
     Set<String> capped = new HashSet<>();
@@ -123,12 +130,16 @@ public final class AccountRestrictions {
         sql.query(
             READ,
             p -> {},
-            rs -> new Row(rs.getString(1), (Long) rs.getObject(2), rs.getString(3)))) {
+            rs ->
+                new Row(
+                    rs.getString(1), (Long) rs.getObject(2), rs.getString(3), rs.getString(4)))) {
       if (row.heldMs() == null) {
         capped.add(row.account());
       } else {
         holds.put(
-            row.account(), new Hold(row.reason(), now + Duration.ofMillis(row.heldMs()).toNanos()));
+            row.account(),
+            new Hold(
+                row.reason(), row.operationId(), now + Duration.ofMillis(row.heldMs()).toNanos()));
       }
     }
     return new Read(Set.copyOf(capped), Map.copyOf(holds), now);
@@ -143,10 +154,11 @@ public final class AccountRestrictions {
       SqlStatement.of(
           "hold_account",
           """
-          INSERT INTO app_account_holds (account, reason, held_by, held_until)
-          VALUES (?, ?, ?, clock_timestamp() + ?::interval)
+          INSERT INTO app_account_holds (account, reason, operation_id, held_by, held_until)
+          VALUES (?, ?, ?, ?, clock_timestamp() + ?::interval)
           ON CONFLICT (account) DO UPDATE SET
               reason = EXCLUDED.reason,
+              operation_id = EXCLUDED.operation_id,
               held_by = EXCLUDED.held_by,
               held_since = CASE WHEN app_account_holds.held_until > clock_timestamp()
                                 THEN app_account_holds.held_since ELSE clock_timestamp() END,
@@ -154,25 +166,31 @@ public final class AccountRestrictions {
           """);
 
   /**
-   * Holds the account's dispatch on every worker for {@code howLong} (at most {@link #MAX_HOLD}); a
-   * hold in force that lasts longer is kept. This process's next dispatch sees it at once.
+   * Holds the account's dispatch on every worker for {@code howLong} (at most {@link #MAX_HOLD})
+   * after {@code operationId}'s 429; a hold in force that lasts longer keeps its end, and takes the
+   * latest 429's reason and operation. This process's next dispatch sees it at once.
    */
-  public void hold(String account, Duration howLong, String reason, String by) {
+  public void hold(String account, String operationId, Duration howLong, String reason, String by) {
     Identifiers.requireOwner(account);
     Identifiers.requireOwner(by);
     Duration bounded = howLong.compareTo(MAX_HOLD) > 0 ? MAX_HOLD : howLong;
     if (bounded.isNegative() || bounded.isZero()) {
       return;
     }
-    sql.update(HOLD, p -> p.text(account).text(reason).text(by).interval(bounded));
+    sql.update(
+        HOLD, p -> p.text(account).text(reason).text(operationId).text(by).interval(bounded));
     Read read = last;
     long now = nanoTime.getAsLong();
     if (read != null) {
       Map<String, Hold> holds = new HashMap<>(read.holds());
       holds.merge(
           account,
-          new Hold(reason, now + bounded.toNanos()),
-          (a, b) -> a.untilNanos() >= b.untilNanos() ? a : b);
+          new Hold(reason, operationId, now + bounded.toNanos()),
+          (old, latest) ->
+              new Hold(
+                  latest.reason(),
+                  latest.operationId(),
+                  Math.max(old.untilNanos(), latest.untilNanos())));
       last = new Read(read.capped(), Map.copyOf(holds), read.readAt());
     }
   }

@@ -75,6 +75,9 @@ class AccountHoldDispatchTest {
       assertThat(held.retryAfterMillis()).isBetween(20_000L, 30_000L);
     }
     assertThat(genace.stats().postsFor("big-2")).as("held: never sent").isZero();
+    assertThat(ledgerA.accounts().restrictions().current().held("big", "big-1"))
+        .as("big-1 waits its own Retry-After in its workflow, not the hold it caused")
+        .isEmpty();
     OperationRow big2 = ledgerA.get("big-2");
     assertThat(big2.phase()).isEqualTo(Phase.PENDING);
     assertThat(big2.leaseOwner()).isEmpty();
@@ -104,7 +107,7 @@ class AccountHoldDispatchTest {
         .until(() -> ledger.accounts().restrictions().heldNow().isEmpty());
     await()
         .atMost(Duration.ofSeconds(30))
-        .until(() -> ledger.accounts().restrictions().current().held("big").isEmpty());
+        .until(() -> ledger.accounts().restrictions().current().held("big", "big-2").isEmpty());
 
     assertThat(worker.dispatch("big-2").outcome()).isEqualTo(DispatchOutcome.ACCEPTED);
     assertThat(genace.stats().postsFor("big-2")).isEqualTo(1);
@@ -114,13 +117,13 @@ class AccountHoldDispatchTest {
   void a_shorter_hold_never_shortens_one_in_force(DataSource db) {
     AccountRestrictions restrictions = new OperationsLedger(db).accounts().restrictions();
 
-    restrictions.hold("big", Duration.ofSeconds(60), "first", "worker-a");
-    restrictions.hold("big", Duration.ofSeconds(1), "second", "worker-b");
+    restrictions.hold("big", "big-1", Duration.ofSeconds(60), "first", "worker-a");
+    restrictions.hold("big", "big-2", Duration.ofSeconds(1), "second", "worker-b");
 
     AccountRestrictions.HeldAccount hold = restrictions.heldNow().get(0);
     assertThat(Duration.between(hold.heldSince(), hold.heldUntil()))
         .isGreaterThan(Duration.ofSeconds(55));
-    assertThat(restrictions.current().held("big").orElseThrow().remaining())
+    assertThat(restrictions.current().held("big", "big-3").orElseThrow().remaining())
         .isGreaterThan(Duration.ofSeconds(55));
   }
 
