@@ -2,22 +2,16 @@ package com.genace.activities.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.genace.activities.allowance.SpendingAllowance;
-import com.genace.activities.controls.DispatchCircuit;
 import com.genace.activities.controls.WorkerControls;
-import com.genace.activities.genace.GenaceClientConfig;
-import com.genace.activities.genace.HttpGenaceClient;
 import com.genace.activities.ledger.NewOperation;
 import com.genace.activities.ledger.OperationRow;
 import com.genace.activities.ledger.OperationsLedger;
-import com.genace.activities.stats.ActivityStats;
 import com.genace.activities.testing.DatabaseExtension;
 import com.genace.client.model.Phase;
 import com.genace.testkit.simulator.Faults;
 import com.genace.testkit.simulator.GenaceSimulator;
 import com.genace.workflows.dispatch.DispatchOutcome;
 import com.genace.workflows.dispatch.DispatchResult;
-import java.time.Duration;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -98,16 +92,6 @@ class AccountRefusalDispatchTest {
   }
 
   private DispatchActivitiesImpl dispatcher(OperationsLedger ledger, DataSource db, String id) {
-    return new DispatchActivitiesImpl(
-        ledger,
-        new HttpGenaceClient(
-            GenaceClientConfig.of(genace.baseUrl(), "sk-test")
-                .withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(2))),
-        id,
-        DispatchGate.OPEN,
-        DispatchListener.NONE,
-        SpendingAllowance.UNLIMITED,
-        new DispatchCircuit(new WorkerControls(db), id),
-        ActivityStats.NONE);
+    return SimulatorDispatchers.dispatcher(genace, ledger, db, id);
   }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * What the simulator does wrong, and how slowly. On the wire ({@code POST /_sim/faults}) the fields
@@ -107,196 +108,106 @@ public record Faults(
         1);
   }
 
+  /** The faults as one mutable copy: each {@code with} method changes one field of it. */
+  private static final class Draft {
+    int jobDurationMs;
+    double failRate;
+    int latencyMs;
+    double rate429;
+    double rate5xx;
+    int losePostResponseNext;
+    int refuseStatus;
+    double refuseRate;
+    boolean searchEnabled;
+    int searchLagMs;
+    String rate429Prefix;
+    int retryAfterS;
+
+    Draft(Faults f) {
+      jobDurationMs = f.jobDurationMs;
+      failRate = f.failRate;
+      latencyMs = f.latencyMs;
+      rate429 = f.rate429;
+      rate5xx = f.rate5xx;
+      losePostResponseNext = f.losePostResponseNext;
+      refuseStatus = f.refuseStatus;
+      refuseRate = f.refuseRate;
+      searchEnabled = f.searchEnabled;
+      searchLagMs = f.searchLagMs;
+      rate429Prefix = f.rate429Prefix;
+      retryAfterS = f.retryAfterS;
+    }
+
+    Faults build() {
+      return new Faults(
+          jobDurationMs,
+          failRate,
+          latencyMs,
+          rate429,
+          rate5xx,
+          losePostResponseNext,
+          refuseStatus,
+          refuseRate,
+          searchEnabled,
+          searchLagMs,
+          rate429Prefix,
+          retryAfterS);
+    }
+  }
+
+  /** These faults with {@code change} applied, checked as any new faults are. */
+  private Faults with(Consumer<Draft> change) {
+    Draft draft = new Draft(this);
+    change.accept(draft);
+    return draft.build();
+  }
+
   public Faults withJobDurationMs(int value) {
-    return new Faults(
-        value,
-        failRate,
-        latencyMs,
-        rate429,
-        rate5xx,
-        losePostResponseNext,
-        refuseStatus,
-        refuseRate,
-        searchEnabled,
-        searchLagMs,
-        rate429Prefix,
-        retryAfterS);
+    return with(d -> d.jobDurationMs = value);
   }
 
   public Faults withFailRate(double value) {
-    return new Faults(
-        jobDurationMs,
-        value,
-        latencyMs,
-        rate429,
-        rate5xx,
-        losePostResponseNext,
-        refuseStatus,
-        refuseRate,
-        searchEnabled,
-        searchLagMs,
-        rate429Prefix,
-        retryAfterS);
+    return with(d -> d.failRate = value);
   }
 
   public Faults withLatencyMs(int value) {
-    return new Faults(
-        jobDurationMs,
-        failRate,
-        value,
-        rate429,
-        rate5xx,
-        losePostResponseNext,
-        refuseStatus,
-        refuseRate,
-        searchEnabled,
-        searchLagMs,
-        rate429Prefix,
-        retryAfterS);
+    return with(d -> d.latencyMs = value);
   }
 
   public Faults withRate429(double value) {
-    return new Faults(
-        jobDurationMs,
-        failRate,
-        latencyMs,
-        value,
-        rate5xx,
-        losePostResponseNext,
-        refuseStatus,
-        refuseRate,
-        searchEnabled,
-        searchLagMs,
-        rate429Prefix,
-        retryAfterS);
+    return with(d -> d.rate429 = value);
   }
 
   public Faults withRate5xx(double value) {
-    return new Faults(
-        jobDurationMs,
-        failRate,
-        latencyMs,
-        rate429,
-        value,
-        losePostResponseNext,
-        refuseStatus,
-        refuseRate,
-        searchEnabled,
-        searchLagMs,
-        rate429Prefix,
-        retryAfterS);
+    return with(d -> d.rate5xx = value);
   }
 
   public Faults withLosePostResponseNext(int value) {
-    return new Faults(
-        jobDurationMs,
-        failRate,
-        latencyMs,
-        rate429,
-        rate5xx,
-        value,
-        refuseStatus,
-        refuseRate,
-        searchEnabled,
-        searchLagMs,
-        rate429Prefix,
-        retryAfterS);
+    return with(d -> d.losePostResponseNext = value);
   }
 
   public Faults withRefuseStatus(int value) {
-    return new Faults(
-        jobDurationMs,
-        failRate,
-        latencyMs,
-        rate429,
-        rate5xx,
-        losePostResponseNext,
-        value,
-        refuseRate,
-        searchEnabled,
-        searchLagMs,
-        rate429Prefix,
-        retryAfterS);
+    return with(d -> d.refuseStatus = value);
   }
 
   public Faults withRefuseRate(double value) {
-    return new Faults(
-        jobDurationMs,
-        failRate,
-        latencyMs,
-        rate429,
-        rate5xx,
-        losePostResponseNext,
-        refuseStatus,
-        value,
-        searchEnabled,
-        searchLagMs,
-        rate429Prefix,
-        retryAfterS);
+    return with(d -> d.refuseRate = value);
   }
 
   public Faults withSearchEnabled(boolean value) {
-    return new Faults(
-        jobDurationMs,
-        failRate,
-        latencyMs,
-        rate429,
-        rate5xx,
-        losePostResponseNext,
-        refuseStatus,
-        refuseRate,
-        value,
-        searchLagMs,
-        rate429Prefix,
-        retryAfterS);
+    return with(d -> d.searchEnabled = value);
   }
 
   public Faults withSearchLagMs(int value) {
-    return new Faults(
-        jobDurationMs,
-        failRate,
-        latencyMs,
-        rate429,
-        rate5xx,
-        losePostResponseNext,
-        refuseStatus,
-        refuseRate,
-        searchEnabled,
-        value,
-        rate429Prefix,
-        retryAfterS);
+    return with(d -> d.searchLagMs = value);
   }
 
   public Faults withRate429Prefix(String value) {
-    return new Faults(
-        jobDurationMs,
-        failRate,
-        latencyMs,
-        rate429,
-        rate5xx,
-        losePostResponseNext,
-        refuseStatus,
-        refuseRate,
-        searchEnabled,
-        searchLagMs,
-        value,
-        retryAfterS);
+    return with(d -> d.rate429Prefix = value);
   }
 
   public Faults withRetryAfterS(int value) {
-    return new Faults(
-        jobDurationMs,
-        failRate,
-        latencyMs,
-        rate429,
-        rate5xx,
-        losePostResponseNext,
-        refuseStatus,
-        refuseRate,
-        searchEnabled,
-        searchLagMs,
-        rate429Prefix,
-        value);
+    return with(d -> d.retryAfterS = value);
   }
 
   /**

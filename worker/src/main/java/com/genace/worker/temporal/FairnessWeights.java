@@ -7,7 +7,7 @@ import io.temporal.api.taskqueue.v1.TaskQueue;
 import io.temporal.api.workflowservice.v1.DescribeTaskQueueRequest;
 import io.temporal.api.workflowservice.v1.UpdateTaskQueueConfigRequest;
 import io.temporal.serviceclient.WorkflowServiceStubs;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
@@ -58,22 +58,35 @@ public final class FairnessWeights {
     for (int from = 0; from < accounts.size(); from += KEYS_PER_REQUEST) {
       List<AccountSettings.Account> chunk =
           accounts.subList(from, Math.min(accounts.size(), from + KEYS_PER_REQUEST));
-      for (Queue queue : QUEUES) {
-        stubs.blockingStub().updateTaskQueueConfig(request(queue, chunk));
-      }
+      Map<String, OptionalDouble> weights = new LinkedHashMap<>();
+      chunk.forEach(account -> weights.put(account.account(), account.weight()));
+      write(weights);
     }
     return accounts.size();
   }
 
   /** The one account's weight (empty: Temporal's default), to every queue. */
   public void apply(String account, OptionalDouble weight) {
+    write(Map.of(account, weight));
+  }
+
+  /** One request per queue: each weight set, each absent one unset. */
+  private void write(Map<String, OptionalDouble> weights) {
     for (Queue queue : QUEUES) {
-      UpdateTaskQueueConfigRequest.Builder request = base(queue);
-      if (weight.isPresent()) {
-        request.putSetFairnessWeightOverrides(account, (float) weight.getAsDouble());
-      } else {
-        request.addUnsetFairnessWeightOverrides(account);
-      }
+      UpdateTaskQueueConfigRequest.Builder request =
+          UpdateTaskQueueConfigRequest.newBuilder()
+              .setNamespace(namespace)
+              .setIdentity(identity)
+              .setTaskQueue(queue.name())
+              .setTaskQueueType(queue.type());
+      weights.forEach(
+          (account, weight) -> {
+            if (weight.isPresent()) {
+              request.putSetFairnessWeightOverrides(account, (float) weight.getAsDouble());
+            } else {
+              request.addUnsetFairnessWeightOverrides(account);
+            }
+          });
       stubs.blockingStub().updateTaskQueueConfig(request.build());
     }
   }
@@ -91,28 +104,5 @@ public final class FairnessWeights {
                 .build())
         .getConfig()
         .getFairnessWeightOverridesMap();
-  }
-
-  private UpdateTaskQueueConfigRequest request(
-      Queue queue, List<AccountSettings.Account> accounts) {
-    UpdateTaskQueueConfigRequest.Builder request = base(queue);
-    List<String> unset = new ArrayList<>();
-    for (AccountSettings.Account account : accounts) {
-      if (account.weight().isPresent()) {
-        request.putSetFairnessWeightOverrides(
-            account.account(), (float) account.weight().getAsDouble());
-      } else {
-        unset.add(account.account());
-      }
-    }
-    return request.addAllUnsetFairnessWeightOverrides(unset).build();
-  }
-
-  private UpdateTaskQueueConfigRequest.Builder base(Queue queue) {
-    return UpdateTaskQueueConfigRequest.newBuilder()
-        .setNamespace(namespace)
-        .setIdentity(identity)
-        .setTaskQueue(queue.name())
-        .setTaskQueueType(queue.type());
   }
 }
