@@ -13,7 +13,6 @@ import io.temporal.client.WorkflowOptions;
 import io.temporal.client.WorkflowQueryException;
 import io.temporal.client.WorkflowStub;
 import io.temporal.client.WorkflowUpdateException;
-import io.temporal.common.Priority;
 import io.temporal.common.SearchAttributes;
 import java.time.Duration;
 import java.util.List;
@@ -129,11 +128,7 @@ public final class GenerationClient {
                         .set(GenerationSearchAttributes.PHASE, Phase.PENDING.wire())
                         .set(GenerationSearchAttributes.NEEDS_REVIEW, false)
                         .build())
-                .setPriority(
-                    Priority.newBuilder()
-                        .setPriorityKey(urgency.priorityKey())
-                        .setFairnessKey(request.accountOrDefault())
-                        .build())
+                .setPriority(urgency.forAccount(request.accountOrDefault()))
                 .setStaticSummary(
                     "Genace generation `" + request.operationId() + "` (" + request.model() + ")")
                 .build());

@@ -1,5 +1,6 @@
 package com.genace.client;
 
+import io.temporal.common.Priority;
 import java.util.Locale;
 
 /**
@@ -21,6 +22,16 @@ public enum Urgency {
 
   public int priorityKey() {
     return priorityKey;
+  }
+
+  /**
+   * The priority an operation of {@code account} starts with, by a client or again by the worker (a
+   * run restarted from the ledger): this urgency, and the account as the fairness key, so that one
+   * account's backlog does not hold another's render behind it where the server has fairness on
+   * (docs/deployment.md, "Fairness between accounts").
+   */
+  public Priority forAccount(String account) {
+    return Priority.newBuilder().setPriorityKey(priorityKey).setFairnessKey(account).build();
   }
 
   /** {@code interactive}, {@code normal} or {@code batch}, as the CLI and clients write it. */

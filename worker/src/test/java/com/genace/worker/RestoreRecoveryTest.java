@@ -144,7 +144,7 @@ class RestoreRecoveryTest {
   void a_row_observing_a_job_whose_workflow_temporal_lost_is_observed_and_delivered() {
     // The ledger survived, Temporal's store did not: the row holds the job, no workflow exists.
     String id = "op-history-lost";
-    harness.ledger.create(new NewOperation(id, "image-v1", "{\"prompt\":\"a red fox\"}"));
+    harness.ledger.create(new NewOperation(id, "image-v1", "{\"prompt\":\"a red fox\"}", "shop"));
     var claim = (ClaimResult.Acquired) harness.ledger.claimToSubmit(id, "lost-worker");
     ObjectNode input = JSON.createObjectNode().put("prompt", "a red fox");
     var accepted =
@@ -161,6 +161,18 @@ class RestoreRecoveryTest {
     awaitDelivered(id);
     assertThat(harness.row(id).remoteJobId()).contains(accepted.remoteJobId());
     assertThat(harness.ledger.history(id)).noneMatch(t -> t.event().equals("workflow_closed"));
+    var priority =
+        harness
+            .temporal
+            .getWorkflowClient()
+            .fetchHistory(GenerationWorkflow.workflowId(id))
+            .getHistory()
+            .getEvents(0)
+            .getWorkflowExecutionStartedEventAttributes()
+            .getPriority();
+    assertThat(priority.getFairnessKey())
+        .as("the restarted run shares out its account's turns, as a client's start does")
+        .isEqualTo("shop");
     assertThat(harness.postsFor(id))
         .as("the job the row holds, observed: no second POST")
         .isEqualTo(1);

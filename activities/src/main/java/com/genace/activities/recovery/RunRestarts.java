@@ -6,6 +6,7 @@ import com.genace.client.GenerationRequest;
 import com.genace.client.GenerationWorkflow;
 import com.genace.client.Step;
 import com.genace.client.TaskQueues;
+import com.genace.client.Urgency;
 import io.temporal.api.enums.v1.WorkflowIdConflictPolicy;
 import io.temporal.api.enums.v1.WorkflowIdReusePolicy;
 import io.temporal.client.WorkflowClient;
@@ -19,8 +20,9 @@ import java.util.List;
  * it stands. Neither start can POST: one waits in the review the row holds (a dispatch is claimed
  * only from {@code pending}, which an in-review operation reaches only by an operator's {@code
  * not_submitted}); the other observes (or delivers) the job the row holds, as a run continued as
- * new would, without the registration and dispatch a client's start begins with. A run already open
- * (started meanwhile) is left as it is: it finds the same row.
+ * new would, without the registration and dispatch a client's start begins with. Both start with
+ * the row's account as their fairness key, as a client's start does. A run already open (started
+ * meanwhile) is left as it is: it finds the same row.
  */
 public final class RunRestarts {
 
@@ -78,6 +80,9 @@ public final class RunRestarts {
                     WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE)
                 .setWorkflowIdConflictPolicy(
                     WorkflowIdConflictPolicy.WORKFLOW_ID_CONFLICT_POLICY_FAIL)
+                // The urgency it was started with is not in the ledger: normal, its account's
+                // share.
+                .setPriority(Urgency.NORMAL.forAccount(row.account()))
                 .setStaticSummary(
                     "Genace generation `" + row.operationId() + "` (" + row.model() + "), " + why)
                 .build());

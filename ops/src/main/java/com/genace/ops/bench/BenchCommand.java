@@ -2,6 +2,8 @@ package com.genace.ops.bench;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
+import com.genace.activities.ledger.AccountSettings;
+import com.genace.client.Urgency;
 import com.genace.client.connection.TemporalSettings;
 import com.genace.ops.Environment;
 import com.genace.ops.dev.TemporalCliLocator;
@@ -378,6 +380,30 @@ public final class BenchCommand implements Runnable {
             "Operations of a third account run first, not measured (default ${DEFAULT-VALUE}).")
     int warmUp;
 
+    @Option(
+        names = "--small-weight",
+        paramLabel = "W",
+        description =
+            "Small's fairness weight (ops accounts set --weight), 0.001 to 1000 (default: none, the"
+                + " same as big's 1).")
+    Double smallWeight;
+
+    @Option(
+        names = "--big-priority",
+        paramLabel = "P",
+        defaultValue = "normal",
+        description =
+            "The priority big's operations are started with, interactive, normal or batch (small's"
+                + " is normal; default ${DEFAULT-VALUE}).")
+    String bigPriority;
+
+    @Option(
+        names = "--no-fairness",
+        description =
+            "Start the development server with fairness off, the comparison run: every account's"
+                + " tasks in one FIFO (no effect on a TEMPORAL_ADDRESS server).")
+    boolean noFairness;
+
     Fair(Environment env) {
       super(env);
     }
@@ -387,9 +413,18 @@ public final class BenchCommand implements Runnable {
       validate();
       if (env.get(TemporalSettings.ADDRESS).isEmpty()) {
         services.useTemporalDevServer(
-            TemporalCliLocator.forThisMachine(env, spec.commandLine().getErr()).locate(), true);
+            TemporalCliLocator.forThisMachine(env, spec.commandLine().getErr()).locate(),
+            !noFairness);
       }
-      return new FairBench(services, progress).run(big, small, bigCap, smallCap, warmUp);
+      String fairness =
+          env.get(TemporalSettings.ADDRESS).isPresent()
+              ? "as TEMPORAL_ADDRESS's server has it"
+              : noFairness ? "off" : "on";
+      return new FairBench(services, progress)
+          .run(
+              new FairBench.Plan(
+                  big, small, bigCap, smallCap, smallWeight, Urgency.fromWire(bigPriority), warmUp))
+          .put("temporal_fairness", fairness);
     }
 
     /** Before any service starts: a bad option costs nothing. */
@@ -401,6 +436,24 @@ public final class BenchCommand implements Runnable {
         requireAtLeast(smallCap, 1, "--small-cap");
       }
       requireAtLeast(warmUp, 0, "--warm-up");
+      if (smallWeight != null
+          && !(smallWeight >= AccountSettings.MIN_WEIGHT
+              && smallWeight <= AccountSettings.MAX_WEIGHT)) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(),
+            "--small-weight is from "
+                + AccountSettings.MIN_WEIGHT
+                + " to "
+                + (long) AccountSettings.MAX_WEIGHT
+                + ", not "
+                + smallWeight);
+      }
+      try {
+        Urgency.fromWire(bigPriority);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "--big-priority: " + e.getMessage());
+      }
     }
   }
 

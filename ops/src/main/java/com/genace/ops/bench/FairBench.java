@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -69,6 +70,16 @@ final class FairBench {
        "lose_post_response_next": 0}"""
           .formatted(LATENCY_MS);
 
+  /** What the bench runs: the sizes, big's cap, small's cap and weight, big's priority. */
+  record Plan(
+      int big,
+      int small,
+      int bigCap,
+      Integer smallCap,
+      Double smallWeight,
+      Urgency bigUrgency,
+      int warmUp) {}
+
   /** What one run did: each operation's start, and when the last of each account's ended. */
   record Run(Map<String, Instant> starts, Map<String, Long> elapsedNanos) {}
 
@@ -81,14 +92,16 @@ final class FairBench {
     this.progress = progress;
   }
 
-  BenchReport run(int big, int small, int bigCap, Integer smallCap, int warmUp) throws Exception {
+  BenchReport run(Plan plan) throws Exception {
+    int big = plan.big();
+    int small = plan.small();
     services.simulator().setFaults(FAULTS);
     WorkflowClient client = services.temporal().workflowClient();
     GenerationClient generations = new GenerationClient(client);
     Map<String, Integer> caps = new LinkedHashMap<>();
-    caps.put(BIG, bigCap);
-    if (smallCap != null) {
-      caps.put(SMALL, smallCap);
+    caps.put(BIG, plan.bigCap());
+    if (plan.smallCap() != null) {
+      caps.put(SMALL, plan.smallCap());
     }
     int statusPort = LoopbackPorts.free();
     try (ScratchHome home = ScratchHome.create(progress);
@@ -98,7 +111,12 @@ final class FairBench {
       // Before the worker starts: it then reads the caps at its first dispatch.
       caps.forEach(
           (account, cap) -> ledger.accounts().setCap(account, OptionalInt.of(cap), "bench"));
-      progress.accept("caps: " + caps + "; starting the worker (one JVM)");
+      if (plan.smallWeight() != null) {
+        // The worker writes the ledger's weights to Temporal at its start.
+        ledger.accounts().setWeight(SMALL, OptionalDouble.of(plan.smallWeight()), "bench");
+      }
+      progress.accept(
+          "caps: " + caps + ", small's weight: " + plan.smallWeight() + "; starting the worker");
       try (WorkerJvm worker =
           WorkerJvm.start(
               WorkerJvm.environment(services.workerEnvironment(), home, statusPort),
@@ -106,10 +124,10 @@ final class FairBench {
               "worker")) {
         worker.awaitHttpOk(
             URI.create("http://127.0.0.1:" + statusPort + "/readyz"), Duration.ofSeconds(180));
-        Runner runner = new Runner(client, generations);
-        if (warmUp > 0) {
-          progress.accept("warming up: " + warmUp + " operations, not measured");
-          runner.run("warm-up", Map.of(WARM_UP, warmUp));
+        Runner runner = new Runner(client, generations, Map.of(BIG, plan.bigUrgency()));
+        if (plan.warmUp() > 0) {
+          progress.accept("warming up: " + plan.warmUp() + " operations, not measured");
+          runner.run("warm-up", Map.of(WARM_UP, plan.warmUp()));
         }
         Map<String, Object> figures;
         String sampleOperation;
@@ -137,9 +155,11 @@ final class FairBench {
             report
                 .put("big", big)
                 .put("small", small)
-                .put("big_cap", bigCap)
-                .put("small_cap", smallCap)
-                .put("warm_up", warmUp)
+                .put("big_cap", plan.bigCap())
+                .put("small_cap", plan.smallCap())
+                .put("small_weight", plan.smallWeight())
+                .put("big_priority", plan.bigUrgency().wire())
+                .put("warm_up", plan.warmUp())
                 .put("latency_ms", LATENCY_MS)
                 .put("render_ms", 0)
                 .put("wait_source", "ledger: first accepted submitting transition"));
@@ -211,10 +231,13 @@ final class FairBench {
   private final class Runner {
     private final WorkflowClient client;
     private final GenerationClient generations;
+    private final Map<String, Urgency> urgencies;
 
-    Runner(WorkflowClient client, GenerationClient generations) {
+    /** {@code urgencies}: an account's priority where it is not {@link Urgency#NORMAL}. */
+    Runner(WorkflowClient client, GenerationClient generations, Map<String, Urgency> urgencies) {
       this.client = client;
       this.generations = generations;
+      this.urgencies = urgencies;
     }
 
     Run run(String label, Map<String, Integer> accounts) throws InterruptedException {
@@ -235,7 +258,7 @@ final class FairBench {
               starts.put(id, Instant.now());
               generations.start(
                   new GenerationRequest(id, EndToEndBench.MODEL, EndToEndBench.INPUT, null, name),
-                  Urgency.NORMAL);
+                  urgencies.getOrDefault(name, Urgency.NORMAL));
             });
         for (String id : ids) {
           all.add(
