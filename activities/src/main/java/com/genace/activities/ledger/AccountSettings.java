@@ -135,7 +135,7 @@ public final class AccountSettings {
     Identifiers.requireOwner(account);
     Identifiers.requireOwner(by);
     if (weight.isPresent()) {
-      requireWeight(weight.getAsDouble());
+      requireWeight("--weight", weight.getAsDouble());
     }
     Double value = weight.isPresent() ? weight.getAsDouble() : null;
     sql.update(SET_WEIGHT, p -> p.text(account).doubleOrNull(value).text(by));
@@ -144,10 +144,10 @@ public final class AccountSettings {
   /**
    * @throws IllegalArgumentException unless {@code weight} is within V25's bounds
    */
-  public static void requireWeight(double weight) {
+  public static void requireWeight(String option, double weight) {
     if (!(weight >= MIN_WEIGHT && weight <= MAX_WEIGHT)) {
       throw new IllegalArgumentException(
-          "--weight is from " + MIN_WEIGHT + " to " + (long) MAX_WEIGHT + ", not " + weight);
+          option + " is from " + MIN_WEIGHT + " to " + (long) MAX_WEIGHT + ", not " + weight);
     }
   }
 

@@ -436,17 +436,12 @@ public final class BenchCommand implements Runnable {
         requireAtLeast(smallCap, 1, "--small-cap");
       }
       requireAtLeast(warmUp, 0, "--warm-up");
-      if (smallWeight != null
-          && !(smallWeight >= AccountSettings.MIN_WEIGHT
-              && smallWeight <= AccountSettings.MAX_WEIGHT)) {
-        throw new CommandLine.ParameterException(
-            spec.commandLine(),
-            "--small-weight is from "
-                + AccountSettings.MIN_WEIGHT
-                + " to "
-                + (long) AccountSettings.MAX_WEIGHT
-                + ", not "
-                + smallWeight);
+      if (smallWeight != null) {
+        try {
+          AccountSettings.requireWeight("--small-weight", smallWeight);
+        } catch (IllegalArgumentException e) {
+          throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
       }
       try {
         Urgency.fromWire(bigPriority);

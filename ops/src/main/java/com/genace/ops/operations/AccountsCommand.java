@@ -117,7 +117,7 @@ final class AccountsCommand implements Runnable {
       OptionalDouble share = OptionalDouble.empty();
       if (weight != null && weight.weight != null) {
         try {
-          AccountSettings.requireWeight(weight.weight);
+          AccountSettings.requireWeight("--weight", weight.weight);
         } catch (IllegalArgumentException e) {
           throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
