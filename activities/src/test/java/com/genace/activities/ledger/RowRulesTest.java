@@ -18,9 +18,9 @@ import org.postgresql.util.PSQLException;
 
 /**
  * The database refuses an operation row that breaks the ledger's rules, whoever writes it: on
- * insert, and on any update that sets a column a rule reads. The rules live in a trigger (its
- * function as V13 defines it), not in CHECK constraints, so that the statements that set none of
- * those columns do not pay for them.
+ * insert, and on any update that sets a column the rules' trigger fires for. The rules live in a
+ * trigger (its function as V27 defines it), not in CHECK constraints, so that the statements that
+ * set none of those columns, the lease path's above all, do not pay for them.
  */
 @ExtendWith(DatabaseExtension.class)
 class RowRulesTest {
@@ -46,7 +46,8 @@ class RowRulesTest {
         "phase = 'delivered'                              | phase_matches_next_action",
         "phase = 'observing', next_action = 'deliver'     | phase_matches_next_action",
         "phase = 'thinking'                               | phase_matches_next_action",
-        "revision = -1                                    | revision_not_negative",
+        "revision = -1, phase = 'observing'               | revision_not_negative",
+        "credits = -1                                     | app_generation_operations_credits_check",
         "remote_status = 'lost'                           | remote_status_known",
       })
   void an_update_that_breaks_a_rule_is_refused_with_its_name(String set, String rule)
@@ -74,6 +75,50 @@ class RowRulesTest {
             e ->
                 assertThat(e.getServerErrorMessage().getConstraint())
                     .isEqualTo("phase_matches_next_action"));
+  }
+
+  /**
+   * Claim, renew and release set only the lease's columns and the revision: neither the trigger nor
+   * a CHECK runs for them (V27), while a phase change still runs the trigger once. Counted by
+   * PostgreSQL in the statements' own transaction ({@code pg_stat_get_xact_function_calls}).
+   */
+  @Test
+  void the_lease_path_runs_no_rule() throws SQLException {
+    try (Connection connection = db.getConnection();
+        Statement statement = connection.createStatement()) {
+      assertThat(count(statement, CHECKS_ON_THE_TABLE)).isZero();
+      connection.setAutoCommit(false);
+      statement.execute("SET LOCAL track_functions = 'pl'");
+      statement.execute(
+          "UPDATE app_generation_operations SET lease_owner = 'w', revision = revision + 1,"
+              + " lease_until = clock_timestamp() + interval '1 minute'"); // a claim
+      statement.execute(
+          "UPDATE app_generation_operations"
+              + " SET lease_until = clock_timestamp() + interval '2 minutes'"); // a renewal
+      statement.execute(
+          "UPDATE app_generation_operations SET lease_owner = NULL, lease_until = NULL"); // release
+      assertThat(count(statement, RULE_CALLS)).isZero();
+      statement.execute(
+          "UPDATE app_generation_operations SET phase = 'delivering', next_action = 'deliver',"
+              + " revision = revision + 1");
+      assertThat(count(statement, RULE_CALLS)).isEqualTo(1);
+      connection.rollback();
+    }
+  }
+
+  private static final String CHECKS_ON_THE_TABLE =
+      "SELECT count(*) FROM pg_constraint"
+          + " WHERE conrelid = 'app_generation_operations'::regclass AND contype = 'c'";
+
+  private static final String RULE_CALLS =
+      "SELECT coalesce(pg_stat_get_xact_function_calls("
+          + "'app_generation_operations_rules()'::regprocedure), 0)";
+
+  private static long count(Statement statement, String sql) throws SQLException {
+    try (var rs = statement.executeQuery(sql)) {
+      assertThat(rs.next()).isTrue();
+      return rs.getLong(1);
+    }
   }
 
   @Test

@@ -5,7 +5,8 @@ import java.util.Locale;
 
 /**
  * Where a generation operation stands. Each phase has exactly one {@link NextAction}; the table's
- * row trigger ({@code app_generation_operations_rules}, migration V12) enforces the same pairing.
+ * row trigger ({@code app_generation_operations_rules}, migrations V12, V13 and V27) enforces the
+ * same pairing.
  */
 public enum Phase {
   /** Created; no POST has been attempted, or the last attempt provably sent nothing. */
