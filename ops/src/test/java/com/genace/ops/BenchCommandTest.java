@@ -39,8 +39,16 @@ class BenchCommandTest {
         "ours_statements_per_s",
         "bare_statements_per_s",
         "ratio",
+        "ours_cycles_per_s",
+        "bare_claims_per_s",
+        "dispatch_unlimited_per_s",
+        "dispatch_allowance_per_s",
+        "allowance_ratio",
         "allowance_reserve_ms_empty",
         "allowance_reserve_ms_100k");
+    // The empty timing runs before the bench's own dispatches; the 100k one after them.
+    assertThat(json.get("reservations_before_100k").asLong())
+        .isGreaterThanOrEqualTo(json.get("reservations_before_empty").asLong() + 100_000);
   }
 
   @Test
@@ -139,6 +147,12 @@ class BenchCommandTest {
           .isPositive()
           .isLessThanOrEqualTo(spread.get("max").asDouble());
       assertThat(json.at("/sweep_rows_seen/" + size).asInt()).isEqualTo(2000);
+      // The hot statements touch shared blocks and update the operations table.
+      assertThat(json.at("/hot_activity/" + size + "/shared_blocks_per_call").asDouble())
+          .as(size)
+          .isPositive();
+      assertThat(json.at("/hot_activity/" + size + "/hot_update_share").asDouble())
+          .isBetween(0.0, 1.0);
     }
     // About a tenth of the ended operations ended more than 27 of the 30 days ago.
     assertThat(json.at("/retention_deleted/3000").asLong()).isBetween(200L, 400L);
@@ -231,6 +245,8 @@ class BenchCommandTest {
         "first_statements_per_s",
         "later_statements_per_s",
         "operations");
+    assertThat(json.at("/first_window_activity/shared_blocks_per_call").asDouble()).isPositive();
+    assertThat(json.at("/later_window_activity/autovacuums").asLong()).isNotNegative();
   }
 
   @Test

@@ -112,9 +112,10 @@ public final class BenchCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description =
           "The ledger's claim, renew, fenced write and release against a bare claim"
-              + " UPDATE, on the same PostgreSQL and the same connections; a dispatch with a"
-              + " limited allowance against one without (allowance_ratio); then the allowance's"
-              + " reserve on an empty history and after 100k past reservations.")
+              + " UPDATE on a table shaped like the ledger's, on the same PostgreSQL and the same"
+              + " connections; a dispatch with a limited allowance against one without"
+              + " (allowance_ratio, in dispatches per second); the allowance's reserve on an"
+              + " empty history and after 100k past reservations.")
   static final class Ledger extends Base {
 
     @Option(

@@ -47,4 +47,18 @@ final class BenchSql {
       throw new IllegalStateException("bench setup failed: " + e.getMessage(), e);
     }
   }
+
+  /**
+   * {@code VACUUM (ANALYZE)} of {@code tables}, outside a transaction (VACUUM cannot run in one),
+   * so that a timing reads settled tables with fresh statistics rather than the dead rows and the
+   * guesses of a phase just before it.
+   */
+  static void vacuumAnalyze(DataSource dataSource, String... tables) {
+    try (Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute("VACUUM (ANALYZE) " + String.join(", ", tables));
+    } catch (SQLException e) {
+      throw new IllegalStateException("bench vacuum failed: " + e.getMessage(), e);
+    }
+  }
 }

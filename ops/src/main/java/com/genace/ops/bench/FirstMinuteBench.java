@@ -101,6 +101,7 @@ final class FirstMinuteBench {
           0, window.toSeconds(), after.toSeconds(), after.plus(window).toSeconds()
         };
         long[] seqRows = new long[boundaries.length];
+        TableActivity.Snapshot[] activity = new TableActivity.Snapshot[boundaries.length];
         AtomicLongArray perSecond =
             burst(
                 new OperationsLedger(dataSource),
@@ -110,6 +111,7 @@ final class FirstMinuteBench {
                   for (int b = 0; b < boundaries.length; b++) {
                     if (boundaries[b] == second) {
                       seqRows[b] = seqScanRows(dataSource);
+                      activity[b] = TableActivity.now(dataSource);
                     }
                   }
                 });
@@ -125,6 +127,8 @@ final class FirstMinuteBench {
             .put("later_statements_per_s", Figures.round(later * STATEMENTS_PER_OPERATION))
             .put("first_seq_scan_rows", seqRows[1] - seqRows[0])
             .put("later_seq_scan_rows", seqRows[3] - seqRows[2])
+            .put("first_window_activity", TableActivity.between(activity[0], activity[1]))
+            .put("later_window_activity", TableActivity.between(activity[2], activity[3]))
             .put("operations", total(perSecond))
             .put("reltuples_at_start", reltuplesAtStart)
             .put("last_autoanalyze_s", lastAutoanalyze(dataSource))

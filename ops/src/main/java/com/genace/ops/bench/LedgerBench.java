@@ -30,14 +30,16 @@ import javax.sql.DataSource;
  *
  * <ol>
  *   <li>Each client gets its own {@value #ROWS_PER_CLIENT} operations in {@code observing} (made
- *       through the public API) and as many rows in a bare table with only the lease columns (id,
- *       remote job, next action, owner, expiry, revision).
+ *       through the public API), copied into a bare table made {@code LIKE} the operations table
+ *       {@code INCLUDING ALL} (the same columns, defaults, indexes and fillfactor; no trigger), on
+ *       the same pool with the same session settings: only the statements differ.
  *   <li>Ours: {@code claim(observe)} → {@code renew} → {@code recordSnapshot(running)} → {@code
  *       release}, four statements per cycle, through {@link OperationsLedger}.
  *   <li>Bare: the claim {@code UPDATE ... RETURNING} of the lease rules, word for word, with a zero
  *       lease so that the next claim of the row succeeds again: one statement.
  *   <li>Both on the same pool of exactly {@code clients} connections, in A B B A slices ({@link
- *       SideBySide}).
+ *       SideBySide}). {@code ratio} = ours / bare statements per second; the cycles and claims per
+ *       second are reported beside.
  *   <li>Dispatch of a new operation whose POST is accepted, all of one account, side by side in the
  *       same A B B A slices. Unlimited: {@code create} → {@code claimToSubmit} → {@code
  *       recordAccepted}, three statements, as a dispatcher with no allowance runs them. Allowance:
@@ -45,11 +47,13 @@ import javax.sql.DataSource;
  *       reservation) → {@code markSubmitting} → {@code recordAccepted} → {@code settle} (spent),
  *       seven statements (a reservation that has to lock every slice runs more, which are not
  *       counted: they can only lower its rate), with a policy limited fleet-wide and per account
- *       that the bench never reaches. {@code allowance_ratio} = allowance / unlimited statements
- *       per second.
+ *       that the bench never reaches. {@code allowance_ratio} = allowance / unlimited dispatches
+ *       per second (their statements per second are reported beside).
  *   <li>Allowance: the median of {@value #RESERVE_SAMPLES} {@code reserve} calls (each settled as
- *       spent) with a finite policy, before and after {@value #PAST_RESERVATIONS} past reservations
- *       spread over the last week are inserted.
+ *       spent) with a finite policy, first before any dispatch of the bench (on the reservations
+ *       the database held already, {@code reservations_before_empty}), then after the dispatch
+ *       phase and {@value #PAST_RESERVATIONS} past reservations spread over the last week ({@code
+ *       reservations_before_100k}); each timing on vacuumed, analyzed tables.
  * </ol>
  *
  * Writes only rows whose ids start with a per-run prefix, and deletes them (and its bare table)
@@ -62,6 +66,12 @@ final class LedgerBench {
   static final int PAST_RESERVATIONS = 100_000;
   static final Duration WARM_UP = Duration.ofSeconds(2);
   static final String ACCOUNT = "bench-account-0";
+
+  /** Statements per step of each load, as the steps below run them. */
+  static final int CYCLE_STATEMENTS = 4;
+
+  static final int UNLIMITED_DISPATCH_STATEMENTS = 3;
+  static final int ALLOWANCE_DISPATCH_STATEMENTS = 7;
 
   /** Limited (so that the allowance really checks) but never reached by the bench. */
   static final AllowancePolicy POLICY =
@@ -104,6 +114,10 @@ final class LedgerBench {
       try {
         progress.accept("preparing " + clients * ROWS_PER_CLIENT + " operations per side");
         List<List<String>> rows = prepare(ledger, dataSource, clients);
+        DispatchAllowance allowance = new DispatchAllowance(dataSource, POLICY);
+        progress.accept("allowance: reserve on an empty history");
+        long reservationsBeforeEmpty = reservations(dataSource);
+        Double empty = reserveMillis(ledger, allowance, "empty-");
         progress.accept(
             "ledger cycle vs bare claim: " + clients + " clients, " + measured.toSeconds() + " s");
         List<SideBySide.Totals> totals =
@@ -113,7 +127,6 @@ final class LedgerBench {
                     (client, i) -> bareClaim(dataSource, rows.get(client), client, i),
                     measured,
                     WARM_UP);
-        DispatchAllowance allowance = new DispatchAllowance(dataSource, POLICY);
         progress.accept(
             "dispatch with an allowance vs without: "
                 + clients
@@ -127,30 +140,34 @@ final class LedgerBench {
                     (client, i) -> unlimitedDispatch(ledger, client, i),
                     measured,
                     WARM_UP);
-        progress.accept("allowance: reserve on an empty history");
-        long reservationsBefore =
-            BenchSql.count(dataSource, "SELECT count(*) FROM app_dispatch_reservations");
-        Double empty = reserveMillis(ledger, allowance, "empty-");
         progress.accept("allowance: inserting " + PAST_RESERVATIONS + " past reservations");
         seedPastReservations(dataSource);
         progress.accept("allowance: reserve after " + PAST_RESERVATIONS + " past reservations");
+        long reservationsBefore100k = reservations(dataSource);
         Double full = reserveMillis(ledger, allowance, "full-");
         Double ours = totals.get(0).perSecond();
         Double bare = totals.get(1).perSecond();
         Double limited = dispatch.get(0).perSecond();
         Double unlimited = dispatch.get(1).perSecond();
+        Double limitedDispatches = perStep(limited, ALLOWANCE_DISPATCH_STATEMENTS);
+        Double unlimitedDispatches = perStep(unlimited, UNLIMITED_DISPATCH_STATEMENTS);
         return new BenchReport("ledger")
             .put("clients", clients)
             .put("ours_statements_per_s", ours)
             .put("bare_statements_per_s", bare)
             .put("ratio", Figures.ratio(ours, bare))
+            .put("ours_cycles_per_s", perStep(ours, CYCLE_STATEMENTS))
+            .put("bare_claims_per_s", bare)
+            .put("dispatch_unlimited_per_s", unlimitedDispatches)
+            .put("dispatch_allowance_per_s", limitedDispatches)
+            .put("allowance_ratio", Figures.ratio(limitedDispatches, unlimitedDispatches))
             .put("dispatch_unlimited_statements_per_s", unlimited)
             .put("dispatch_allowance_statements_per_s", limited)
-            .put("allowance_ratio", Figures.ratio(limited, unlimited))
             .put("allowance_reserve_ms_empty", empty)
             .put("allowance_reserve_ms_100k", full)
             .put("allowance_reserve_ratio", Figures.ratio(full, empty))
-            .put("reservations_at_start", reservationsBefore)
+            .put("reservations_before_empty", reservationsBeforeEmpty)
+            .put("reservations_before_100k", reservationsBefore100k)
             .put("measured_s", measured.toSeconds());
       } finally {
         cleanUp(dataSource);
@@ -158,35 +175,53 @@ final class LedgerBench {
     }
   }
 
-  /** Per client, operations in {@code observing} and the same ids in the bare table. */
+  private static Double perStep(Double statementsPerSecond, int statementsPerStep) {
+    return statementsPerSecond == null
+        ? null
+        : Figures.round(statementsPerSecond / statementsPerStep);
+  }
+
+  private static long reservations(DataSource dataSource) {
+    return BenchSql.count(dataSource, "SELECT count(*) FROM app_dispatch_reservations");
+  }
+
+  /**
+   * Per client, operations in {@code observing}, and the same rows in a bare table shaped like the
+   * operations table, then both tables vacuumed and analyzed.
+   */
   private List<List<String>> prepare(OperationsLedger ledger, DataSource dataSource, int clients) {
-    BenchSql.execute(
-        dataSource,
-        "CREATE TABLE IF NOT EXISTS "
-            + BARE_TABLE
-            + " (operation_id text PRIMARY KEY, remote_job_id text, next_action text NOT NULL,"
-            + " lease_owner text, lease_until timestamptz, revision bigint NOT NULL DEFAULT 0)");
     List<List<String>> rows = new ArrayList<>();
     for (int client = 0; client < clients; client++) {
       List<String> ids = new ArrayList<>();
       for (int i = 0; i < ROWS_PER_CLIENT; i++) {
         String id = prefix + "c" + client + "-" + i;
         observing(ledger, id);
-        BenchSql.execute(
-            dataSource,
-            "INSERT INTO "
-                + BARE_TABLE
-                + " (operation_id, remote_job_id, next_action) VALUES ('"
-                + id
-                + "', 'gen_"
-                + id
-                + "', 'observe')");
         ids.add(id);
       }
       rows.add(ids);
     }
-    BenchSql.execute(dataSource, "ANALYZE app_generation_operations");
-    BenchSql.execute(dataSource, "ANALYZE " + BARE_TABLE);
+    BenchSql.execute(dataSource, "DROP TABLE IF EXISTS " + BARE_TABLE); // a crashed run's
+    BenchSql.execute(
+        dataSource,
+        "CREATE TABLE "
+            + BARE_TABLE
+            + " (LIKE app_generation_operations INCLUDING ALL)"
+            + " WITH (fillfactor = "
+            + BenchSql.text(
+                dataSource,
+                "SELECT coalesce(substring(array_to_string(reloptions, ',')"
+                    + " FROM 'fillfactor=([0-9]+)'), '100') FROM pg_class"
+                    + " WHERE oid = 'app_generation_operations'::regclass")
+            + ")");
+    BenchSql.execute(
+        dataSource,
+        "INSERT INTO "
+            + BARE_TABLE
+            + " SELECT * FROM app_generation_operations WHERE operation_id LIKE '"
+            + prefix
+            + "c%'");
+    BenchSql.vacuumAnalyze(
+        dataSource, "app_generation_operations", BARE_TABLE, "app_dispatch_reservations");
     return rows;
   }
 
@@ -199,7 +234,7 @@ final class LedgerBench {
     ledger.create(new NewOperation(id, "image-v1", "{\"prompt\":\"bench\"}", ACCOUNT));
     Lease lease = BenchClaims.lease(ledger.claimToSubmit(id, "bench-dispatch"));
     accepted(ledger, lease);
-    return 3;
+    return UNLIMITED_DISPATCH_STATEMENTS;
   }
 
   /**
@@ -219,7 +254,7 @@ final class LedgerBench {
     }
     accepted(ledger, claim.lease());
     allowance.settle(id, true);
-    return 7;
+    return ALLOWANCE_DISPATCH_STATEMENTS;
   }
 
   private static void accepted(OperationsLedger ledger, Lease lease) {
@@ -246,7 +281,7 @@ final class LedgerBench {
     ledger.recordSnapshot(
         lease, RemoteStatus.RUNNING, "{\"id\":\"gen_" + id + "\",\"status\":\"running\"}", null);
     ledger.release(lease);
-    return 4;
+    return CYCLE_STATEMENTS;
   }
 
   private static long bareClaim(DataSource dataSource, List<String> ids, int client, long i)
@@ -317,7 +352,7 @@ final class LedgerBench {
     // was small, would otherwise scan the whole table for each of the 100k rows.
     BenchSql.execute(dataSource, "ANALYZE app_generation_operations");
     BenchSql.execute(dataSource, reservations);
-    BenchSql.execute(dataSource, "ANALYZE app_dispatch_reservations");
+    BenchSql.vacuumAnalyze(dataSource, "app_generation_operations", "app_dispatch_reservations");
   }
 
   private void cleanUp(DataSource dataSource) {

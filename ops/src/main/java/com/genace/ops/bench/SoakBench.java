@@ -43,6 +43,8 @@ import javax.sql.DataSource;
  *       #RETENTION_DAYS} days (about a tenth of the ended operations due), default bounds.
  *   <li>At the largest size, the hot statements again while that retention pass runs, on other
  *       connections: against their medians without it.
+ *   <li>At each size, what the database did while the hot statements ran ({@link TableActivity}):
+ *       shared blocks per statement, the share of HOT updates, autovacuum's runs.
  * </ol>
  *
  * Rows carry a per-run prefix and are deleted afterwards ({@link SoakLedger}); the hot statements
@@ -99,9 +101,11 @@ final class SoakBench {
                   + " s; measuring");
           SoakHotLoop loop = new SoakHotLoop(ledger, allowance, rows, false);
           List<Map<String, Double>> hot = new ArrayList<>();
+          TableActivity.Snapshot beforeHot = TableActivity.now(db);
           for (int repeat = 0; repeat < repeats; repeat++) {
             hot.add(loop.medians(SAMPLES, new AtomicBoolean(false)));
           }
+          figures.hotActivity(size, TableActivity.between(beforeHot, TableActivity.now(db)));
           double gaugesMs = gaugeMillis(gauges);
           long sweepStarted = System.nanoTime();
           long sweepRows = sweepPass(ledger);

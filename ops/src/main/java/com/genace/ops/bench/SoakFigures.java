@@ -22,7 +22,13 @@ final class SoakFigures {
   private final Map<String, Long> sweepRows = new LinkedHashMap<>();
   private final Map<String, Long> retentionMs = new LinkedHashMap<>();
   private final Map<String, Long> retentionDeleted = new LinkedHashMap<>();
+  private final Map<String, Map<String, Object>> hotActivity = new LinkedHashMap<>();
   private Map<String, Double> hotDuringRetention;
+
+  /** What the database did while the hot statements ran at {@code size} ({@link TableActivity}). */
+  void hotActivity(int size, Map<String, Object> activity) {
+    hotActivity.put(String.valueOf(size), activity);
+  }
 
   /** What was measured at {@code size}; returns its progress line. */
   String add(
@@ -89,6 +95,7 @@ final class SoakFigures {
             .put("hot_growth", worstRatio(largest, smallest))
             .put("hot_growth_spread", minMax(growths))
             .put("hot_growth_statement", worstStatement(largest, smallest))
+            .put("hot_activity", hotActivity)
             .put("gauges_ms", gaugesMs)
             .put("sweep_pass_ms", sweepMs)
             .put("sweep_rows_seen", sweepRows)
