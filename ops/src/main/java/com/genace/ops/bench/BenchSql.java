@@ -49,16 +49,20 @@ final class BenchSql {
   }
 
   /**
-   * {@code VACUUM (ANALYZE)} of {@code tables}, outside a transaction (VACUUM cannot run in one),
-   * so that a timing reads settled tables with fresh statistics rather than the dead rows and the
-   * guesses of a phase just before it.
+   * {@code VACUUM (ANALYZE)} of {@code tables}, so that a timing reads settled tables with fresh
+   * statistics rather than the dead rows and the guesses of a phase just before it.
    */
   static void vacuumAnalyze(DataSource dataSource, String... tables) {
+    autocommit(dataSource, "VACUUM (ANALYZE) " + String.join(", ", tables));
+  }
+
+  /** A statement that cannot run in a transaction block (VACUUM, CREATE DATABASE). */
+  static void autocommit(DataSource dataSource, String sql) {
     try (Connection connection = dataSource.getConnection();
         Statement statement = connection.createStatement()) {
-      statement.execute("VACUUM (ANALYZE) " + String.join(", ", tables));
+      statement.execute(sql);
     } catch (SQLException e) {
-      throw new IllegalStateException("bench vacuum failed: " + e.getMessage(), e);
+      throw new IllegalStateException("bench setup failed: " + e.getMessage(), e);
     }
   }
 }

@@ -12,9 +12,6 @@ import com.genace.activities.ledger.OperationsLedger;
 import com.genace.activities.ledger.WriteResult;
 import com.genace.client.model.NextAction;
 import com.genace.workflows.model.RemoteStatus;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -206,7 +203,7 @@ final class FirstMinuteBench {
     }
     String name = "genace_bench_warm_up_" + UUID.randomUUID().toString().substring(0, 8);
     try {
-      autocommit(dataSource, "CREATE DATABASE " + name);
+      BenchSql.autocommit(dataSource, "CREATE DATABASE " + name);
     } catch (IllegalStateException e) {
       progress.accept("no warm-up: " + e.getMessage());
       return Duration.ZERO;
@@ -225,7 +222,7 @@ final class FirstMinuteBench {
       }
       return length;
     } finally {
-      autocommit(dataSource, "DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+      BenchSql.autocommit(dataSource, "DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
     }
   }
 
@@ -304,18 +301,8 @@ final class FirstMinuteBench {
   }
 
   private static void vacuum(DataSource dataSource) {
-    autocommit(dataSource, "VACUUM " + TABLE);
-    autocommit(dataSource, "VACUUM app_generation_transitions");
-  }
-
-  /** VACUUM and CREATE DATABASE run outside a transaction block, so not through execute. */
-  private static void autocommit(DataSource dataSource, String sql) {
-    try (Connection connection = dataSource.getConnection();
-        Statement statement = connection.createStatement()) {
-      statement.execute(sql);
-    } catch (SQLException e) {
-      throw new IllegalStateException("bench setup failed: " + e.getMessage(), e);
-    }
+    BenchSql.autocommit(dataSource, "VACUUM " + TABLE);
+    BenchSql.autocommit(dataSource, "VACUUM app_generation_transitions");
   }
 
   /** Rows of the table read by sequential scans so far (the server's cumulative statistics). */

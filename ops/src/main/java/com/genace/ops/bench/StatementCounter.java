@@ -45,13 +45,22 @@ final class StatementCounter {
   }
 
   static StatementCounter open(DataSource dataSource) {
+    return new StatementCounter(dataSource, loaded(dataSource));
+  }
+
+  /**
+   * Whether {@code pg_stat_statements} can be read here, creating the extension where the server
+   * loads it (the benches' embedded server does): false where it is not loaded, or not ours to
+   * create.
+   */
+  static boolean loaded(DataSource dataSource) {
     try (Connection connection = dataSource.getConnection();
         Statement statement = connection.createStatement()) {
       statement.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
       statement.executeQuery(STATEMENTS).close();
-      return new StatementCounter(dataSource, true);
+      return true;
     } catch (SQLException notLoaded) {
-      return new StatementCounter(dataSource, false);
+      return false;
     }
   }
 

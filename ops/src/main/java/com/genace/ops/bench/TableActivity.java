@@ -49,23 +49,17 @@ final class TableActivity {
   private TableActivity() {}
 
   static Snapshot now(DataSource dataSource) {
-    Long calls = null;
-    Long blocks = null;
+    boolean statementsReadable = StatementCounter.loaded(dataSource);
     try (Connection connection = dataSource.getConnection();
         Statement statement = connection.createStatement()) {
-      try {
-        // Loaded by the bench's embedded server; the view exists once the extension does.
-        statement.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
-      } catch (SQLException e) {
-        // not loaded here, or not ours to create: the query below says which
-      }
-      try (ResultSet rs = statement.executeQuery(STATEMENTS)) {
-        rs.next();
-        calls = rs.getLong(1);
-        blocks = rs.getLong(2);
-      } catch (SQLException e) {
-        // pg_stat_statements not loaded: no blocks to report. The failed statement leaves an
-        // autocommit connection usable.
+      Long calls = null;
+      Long blocks = null;
+      if (statementsReadable) {
+        try (ResultSet rs = statement.executeQuery(STATEMENTS)) {
+          rs.next();
+          calls = rs.getLong(1);
+          blocks = rs.getLong(2);
+        }
       }
       try (ResultSet rs = statement.executeQuery(TABLE_STATS)) {
         rs.next();
